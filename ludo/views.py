@@ -1,0 +1,121 @@
+"""Site-wide pages: home, health check, sign-up, guest name."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from ludo.accounts import GUEST_NAME_KEY, GUEST_NAME_MAX, clean_guest_name
+
+log = logging.getLogger(__name__)
+HEALTH_TIMEOUT = 2.0
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def _database_ok() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        return cursor.fetchone() == (1,)
+
+
+async def _channel_layer_ok() -> bool:
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    channel = await layer.new_channel("healthz.")
+    await layer.send(channel, {"type": "health.ping"})
+    message = await layer.receive(channel)
+    return message.get("type") == "health.ping"
+
+
+@never_cache
+async def healthz(request: HttpRequest) -> JsonResponse:
+    """200 only when both the database and the channel layer answer in time."""
+    checks: dict[str, str] = {}
+    for name, probe in (
+        ("database", lambda: sync_to_async(_database_ok, thread_sensitive=True)()),
+        ("channel_layer", _channel_layer_ok),
+    ):
+        try:
+            ok = await asyncio.wait_for(probe(), HEALTH_TIMEOUT)
+            checks[name] = "ok" if ok else "wrong answer"
+        except Exception as exc:  # any failure of a dependency means "not healthy"
+            log.warning("healthz: %s failed: %s", name, exc)
+            checks[name] = f"error: {type(exc).__name__}"
+    healthy = all(v == "ok" for v in checks.values())
+    return JsonResponse({"status": "ok" if healthy else "unavailable", "checks": checks}, status=200 if healthy else 503)
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(label=gettext_lazy("Email"), required=False)
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        request.session.pop(GUEST_NAME_KEY, None)
+        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+class GuestNameForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Display name"), max_length=GUEST_NAME_MAX)
+
+    def clean_name(self) -> str:
+        try:
+            return clean_guest_name(self.cleaned_data["name"])
+        except ValueError:
+            raise forms.ValidationError(
+                gettext_lazy("A display name needs 2 to %(max)d printable characters.") % {"max": GUEST_NAME_MAX}
+            ) from None
+
+
+def _next_url(request: HttpRequest, fallback: str = "/") -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return fallback
+
+
+def guest(request: HttpRequest) -> HttpResponse:
+    """Play without an account: choose a display name kept in the session."""
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = GuestNameForm(request.POST or None, initial={"name": request.session.get(GUEST_NAME_KEY, "")})
+    if request.method == "POST" and form.is_valid():
+        request.session[GUEST_NAME_KEY] = form.cleaned_data["name"]
+        messages.success(request, _("You play as %(name)s.") % {"name": form.cleaned_data["name"]})
+        return redirect(_next_url(request))
+    return render(request, "registration/guest.html", {"form": form, "next": _next_url(request, "")})
+
+
+@require_POST
+def guest_forget(request: HttpRequest) -> HttpResponse:
+    request.session.pop(GUEST_NAME_KEY, None)
+    return redirect("home")
