@@ -1,0 +1,10 @@
+"""The Karo box: three games for one set of square tiles and marked pieces.
+
+Rampants et Sauteurs, Éclaircissement and Quatre en ligne share their geometry
+(``geometry``) and their turn rules (``common``: passing, both stuck, repetition,
+the starting player); each game has its own module.
+"""
+
+from .rampants_sauteurs import RULES as RAMPANTS_SAUTEURS
+
+RULES = (RAMPANTS_SAUTEURS,)

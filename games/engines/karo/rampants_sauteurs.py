@@ -1,0 +1,460 @@
+"""Rampants et Sauteurs: crawlers and jumpers race across a 3 x 8 board (the Karo box).
+
+A position is a string of 24 cells from a1 (file a-c, rank 1-8), one character
+each: ``.`` empty, ``C``/``J`` a crawler/jumper of seat 0 (ranks 1-2 at the
+start), ``c``/``j`` one of seat 1 (ranks 7-8). A crawler steps to any of the 8
+neighbouring empty squares and turns into a jumper; a jumper leaps in a straight
+line over one or more consecutive pieces to the first empty square behind them
+and turns into a crawler. Seat 0 wins with all six pieces on ranks 7-8, seat 1
+with all six on ranks 1-2.
+
+The game opens with a secret, simultaneous setup: both seats are to act and each
+plays a layout such as ``JCJ/CJC`` (its back rank then its front rank, files a to
+c). A seat's layout stays hidden from the other seat and from spectators until
+both have chosen; then the starting player moves.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ..base import JSON, IllegalMove, Outcome, PositionError, Seat
+from .common import (
+    EMPTY_SEEN,
+    NOBODY,
+    PASS,
+    SEATS,
+    KaroRules,
+    Seen,
+    close_turn,
+    last_from_json,
+    outcome_from_json,
+    pass_or,
+    seen_from_json,
+    seen_to_json,
+    starting_seat,
+)
+from .geometry import Grid
+
+GRID = Grid(3, 8)
+EMPTY = "."
+CRAWLERS = ("C", "c")
+JUMPERS = ("J", "j")
+PIECES = ("CJ", "cj")
+FLIP = {"C": "J", "J": "C", "c": "j", "j": "c"}
+OWNER = {"C": 0, "J": 0, "c": 1, "j": 1}
+
+# The six start squares of each seat, in layout order: back rank a-c, then front rank a-c.
+START_SQUARES: tuple[tuple[int, ...], tuple[int, ...]] = ((0, 1, 2, 3, 4, 5), (21, 22, 23, 18, 19, 20))
+# A seat wins with its six pieces on the other seat's start squares.
+GOAL_SLICE = ((18, 24), (0, 6))
+# Ranks left to reach the goal rows, per seat and square.
+DISTANCE = tuple(
+    tuple(max(0, (6 - GRID.row(i)) if seat == 0 else (GRID.row(i) - 1)) for i in range(GRID.size))
+    for seat in (0, 1)
+)
+MAX_DISTANCE = 6 * 6
+
+LAYOUTS: tuple[str, ...] = tuple(
+    sorted(
+        "/".join(("".join(cells[:3]), "".join(cells[3:])))
+        for jumpers in itertools.combinations(range(6), 3)
+        for cells in [["J" if k in jumpers else "C" for k in range(6)]]
+    )
+)
+_LAYOUT_MOVES: dict[str, str] = {layout: layout for layout in LAYOUTS}
+
+WIN_REASON = "crossing"
+SETUP = "setup"
+EMPTY_BOARD = EMPTY * GRID.size
+
+# (from, to) pairs built once, shared by every move list
+_PAIRS = tuple(tuple((a, b) for b in range(GRID.size)) for a in range(GRID.size))
+
+
+class RampantsState:
+    """One moment of a game. Treat as immutable: ``play`` builds a new one.
+
+    ``turn`` is the seat to move, or -1 during the secret setup, when ``first``
+    holds the seat that will move first (-1 afterwards). ``seen`` counts the
+    positions that ended a turn; ``last`` is the last ``(seat, move)``.
+    """
+
+    __slots__ = ("board", "turn", "first", "seen", "outcome", "last", "_moves")
+
+    def __init__(
+        self,
+        board: str,
+        turn: int,
+        first: int,
+        seen: Seen,
+        outcome: Outcome | None,
+        last: tuple[Seat, str] | None,
+    ) -> None:
+        self.board = board
+        self.turn = turn
+        self.first = first
+        self.seen = seen
+        self.outcome = outcome
+        self.last = last
+        self._moves: dict[str, Any] | None = None
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.board, self.turn, self.first, self.seen, self.outcome, self.last)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RampantsState):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash((self.board, self.turn, self.first, self.last))
+
+    def __repr__(self) -> str:
+        return f"RampantsState({format_board(self.board)!r}, turn={self.turn}, first={self.first})"
+
+
+# -- the board ----------------------------------------------------------------------------
+
+
+def format_board(board: str) -> str:
+    return GRID.rows_text(board)
+
+
+def generate(board: str, seat: Seat) -> dict[str, tuple[int, int]]:
+    """Every crawler step and jumper leap of ``seat``, as ``{"a2-a3": (from, to)}``."""
+    crawler, jumper = PIECES[seat]
+    names = GRID.move_names
+    out: dict[str, tuple[int, int]] = {}
+    for i, piece in enumerate(board):
+        if piece == crawler:
+            for n in GRID.neighbours[i]:
+                if board[n] == EMPTY:
+                    out[names[i][n]] = _PAIRS[i][n]
+        elif piece == jumper:
+            for ray in GRID.rays[i]:
+                if ray and board[ray[0]] != EMPTY:
+                    for n in ray:
+                        if board[n] == EMPTY:
+                            out[names[i][n]] = _PAIRS[i][n]
+                            break
+    return out
+
+
+def move_piece(board: str, start: int, end: int) -> str:
+    """The board after the piece on ``start`` goes to ``end`` and flips over."""
+    piece = FLIP[board[start]]
+    if start < end:
+        return board[:start] + EMPTY + board[start + 1 : end] + piece + board[end + 1 :]
+    return board[:end] + piece + board[end + 1 : start] + EMPTY + board[start + 1 :]
+
+
+def has_crossed(board: str, seat: Seat) -> bool:
+    """All six pieces of ``seat`` stand on the other seat's two start rows."""
+    lo, hi = GOAL_SLICE[seat]
+    mine = PIECES[seat]
+    return board.count(mine[0], lo, hi) + board.count(mine[1], lo, hi) == 6
+
+
+def place_layout(board: str, seat: Seat, layout: str) -> str:
+    cells = list(board)
+    for square, piece in zip(START_SQUARES[seat], layout.replace("/", ""), strict=True):
+        cells[square] = piece if seat == 0 else piece.lower()
+    return "".join(cells)
+
+
+def layout_of(board: str, seat: Seat) -> str | None:
+    """The layout ``seat`` chose, read from its start squares, or None if they are empty."""
+    cells = "".join(board[s] for s in START_SQUARES[seat])
+    if cells == EMPTY * 6:
+        return None
+    return (cells[:3] + "/" + cells[3:]).upper()
+
+
+def position_key(board: str, turn: Seat) -> str:
+    return board + "01"[turn]
+
+
+def key_text(key: str) -> str:
+    return f"{format_board(key[:-1])} {key[-1]}"
+
+
+# -- the rules ----------------------------------------------------------------------------
+
+
+class RampantsEtSauteurs(KaroRules):
+    slug: ClassVar[str] = "rampants-sauteurs"
+    title: ClassVar[str] = "Rampants et Sauteurs"
+
+    def new_game(self, num_players: int, seed: JSON = 0, options: Mapping[str, JSON] | None = None) -> RampantsState:
+        self.check_players(num_players)
+        chosen = self.validate_options(options)
+        first = starting_seat(self.slug, seed, chosen["first_player"])
+        return RampantsState(EMPTY_BOARD, -1, first, EMPTY_SEEN, None, None)
+
+    def to_act(self, state: RampantsState) -> tuple[Seat, ...]:
+        if state.outcome is not None:
+            return NOBODY
+        if state.turn >= 0:
+            return SEATS[state.turn]
+        return tuple(s for s in (0, 1) if layout_of(state.board, s) is None)
+
+    def _moves_for(self, state: RampantsState, seat: Seat) -> dict[str, Any]:
+        if state.turn < 0:
+            return _LAYOUT_MOVES
+        moves = state._moves
+        if moves is None:
+            moves = state._moves = pass_or(generate(state.board, seat))
+        return moves
+
+    def _is_stuck(self, state: RampantsState, seat: Seat) -> bool:
+        if seat == state.turn:
+            return PASS in self._moves_for(state, seat)
+        return not generate(state.board, seat)
+
+    def _apply(self, state: RampantsState, seat: Seat, move: str, detail: Any) -> RampantsState:
+        if state.turn < 0:
+            return self._choose_layout(state, seat, move)
+        board = state.board if detail == PASS else move_piece(state.board, *detail)
+        return self._close(board, seat, state.seen, (seat, move))
+
+    def _choose_layout(self, state: RampantsState, seat: Seat, layout: str) -> RampantsState:
+        board = place_layout(state.board, seat, layout)
+        if layout_of(board, 1 - seat) is None:
+            return RampantsState(board, -1, state.first, EMPTY_SEEN, None, (seat, layout))
+        # Both layouts are now known: reveal them, and the starting player moves.
+        return self._close(board, 1 - state.first, EMPTY_SEEN, (seat, layout))
+
+    def _close(self, board: str, mover: Seat, seen: Seen, last: tuple[Seat, str]) -> RampantsState:
+        """The state that ends ``mover``'s turn, with the checks RULES.md orders."""
+        turn = 1 - mover
+        new = RampantsState(board, turn, -1, seen, None, last)
+        new.seen, new.outcome = close_turn(
+            mover,
+            has_crossed(board, mover),
+            WIN_REASON,
+            seen,
+            position_key(board, turn),
+            lambda s: self._is_stuck(new, s),
+        )
+        return new
+
+    def _why_illegal(self, state: RampantsState, seat: Seat, move: Any) -> str:
+        if not isinstance(move, str):
+            return f"a move is text, not {move!r}"
+        if state.turn < 0:
+            return (
+                f"{move!r} is not a layout: write your back rank then your front rank, files a to c, "
+                "with three crawlers (C) and three jumpers (J), e.g. JCJ/CJC"
+            )
+        if move == PASS:
+            return "you may pass only when you have no legal move"
+        start_name, sep, end_name = move.partition("-")
+        if not sep or start_name not in GRID.index or end_name not in GRID.index:
+            return f"{move!r} is not a move: write from-to with squares a1 to c8, e.g. b2-b3, or pass"
+        start, end = GRID.index[start_name], GRID.index[end_name]
+        board = state.board
+        piece = board[start]
+        if piece == EMPTY or OWNER[piece] != seat:
+            return f"there is no piece of yours on {start_name}"
+        if board[end] != EMPTY:
+            return f"{end_name} is not empty"
+        if piece in CRAWLERS:
+            return f"a crawler moves one square to a neighbouring square, and {end_name} is not next to {start_name}"
+        if end in GRID.neighbours[start]:
+            return f"a jumper must jump over pieces; it cannot step from {start_name} to {end_name}"
+        return (
+            f"a jumper leaps in a straight line over consecutive pieces to the first empty square; "
+            f"{end_name} is not such a landing square from {start_name}"
+        )
+
+    # -- views -----------------------------------------------------------------------------
+
+    def view(self, state: RampantsState, seat: Seat | None) -> dict[str, JSON]:
+        board = state.board
+        hidden: set[Seat] = set()
+        if state.turn < 0:
+            hidden = {s for s in (0, 1) if s != seat and layout_of(board, s) is not None}
+        shown = board
+        for s in hidden:
+            shown = _blank(shown, s)
+        pieces = [
+            {
+                "square": GRID.names[i],
+                "x": GRID.xy(i)[0],
+                "y": GRID.xy(i)[1],
+                "owner": OWNER[p],
+                "face": "crawler" if p in CRAWLERS else "jumper",
+                "circle": "down" if p in CRAWLERS else "up",
+            }
+            for i, p in enumerate(shown)
+            if p != EMPTY
+        ]
+        text = self.format_position(state)
+        if hidden:
+            ranks = text.split(" ")[0].split("/")
+            for s in hidden:
+                for r in ((7, 6) if s == 0 else (0, 1)):  # index in the top-first rank list
+                    ranks[r] = "???"
+            text = "/".join(ranks) + " " + text.split(" ", 1)[1]
+        setup = None
+        if state.turn < 0:
+            setup = [
+                {
+                    "seat": s,
+                    "chosen": layout_of(board, s) is not None,
+                    "layout": None if s in hidden else layout_of(board, s),
+                }
+                for s in (0, 1)
+            ]
+        last = None
+        if state.last is not None:
+            last_seat, last_move = state.last
+            last = {"seat": last_seat, "move": None if last_seat in hidden else last_move}
+        return {
+            "game": self.slug,
+            "seat": seat,
+            "phase": "over" if state.outcome else ("setup" if state.turn < 0 else "play"),
+            "board": {"files": GRID.width, "ranks": GRID.height, "pieces": pieces},
+            "setup": setup,
+            "first_player": state.first if state.turn < 0 else None,
+            "to_act": list(self.to_act(state)),
+            "last_move": last,
+            "legal_moves": [] if seat is None else self.legal_moves(state, seat),
+            "position": text,
+            "seen": seen_to_json(state.seen, key_text),
+            "outcome": None if state.outcome is None else state.outcome.to_dict(),
+        }
+
+    def state_from_view(self, view: Mapping[str, JSON], seat: Seat | None, rng: random.Random) -> RampantsState:
+        text = str(view["position"])
+        fields = text.split(" ")
+        ranks = fields[0].split("/")
+        sampled: dict[Seat, str] = {}
+        for s, rows in ((0, (7, 6)), (1, (0, 1))):
+            if len(ranks) == 8 and ranks[rows[0]] == "???":
+                layout = rng.choice(LAYOUTS)
+                sampled[s] = layout
+                back, front = layout.split("/")
+                if s == 1:
+                    back, front = back.lower(), front.lower()
+                ranks[rows[0]], ranks[rows[1]] = back, front
+        state = self.parse_position(" ".join(["/".join(ranks), *fields[1:]]))
+        last = view.get("last_move")
+        if last is not None and last.get("move") is None:
+            last = {"seat": last["seat"], "move": sampled.get(last["seat"], "")}
+        return self._restore(state, view.get("seen", {}), last, view.get("outcome"))
+
+    def _restore(self, state: RampantsState, seen: JSON, last: JSON, outcome: JSON) -> RampantsState:
+        restored = RampantsState(
+            state.board,
+            state.turn,
+            state.first,
+            seen_from_json(seen, self._text_key),
+            outcome_from_json(outcome),
+            last_from_json(last),
+        )
+        return restored
+
+    def _text_key(self, text: str) -> str:
+        state = self.parse_position(text)
+        if state.turn < 0:
+            raise PositionError(f"{text!r} is a setup position; only play positions are recorded")
+        return position_key(state.board, state.turn)
+
+    # -- notation and storage ------------------------------------------------------------
+
+    def format_position(self, state: RampantsState) -> str:
+        board = format_board(state.board)
+        if state.turn < 0:
+            return f"{board} {SETUP} {state.first}"
+        return f"{board} {state.turn}"
+
+    def parse_position(self, text: str) -> RampantsState:
+        if not isinstance(text, str):
+            raise PositionError(f"a position is text, not {text!r}")
+        fields = text.split(" ")
+        board = GRID.rows_cells(fields[0])
+        if board is None:
+            raise PositionError(f"{fields[0]!r} is not 8 ranks of 3 squares separated by '/'")
+        bad = set(board) - set(".CJcj")
+        if bad:
+            raise PositionError(f"unknown square content {''.join(sorted(bad))!r} (use . C J c j)")
+        if len(fields) == 3 and fields[1] == SETUP and fields[2] in ("0", "1"):
+            return self._parse_setup(board, int(fields[2]))
+        if len(fields) != 2 or fields[1] not in ("0", "1"):
+            raise PositionError(f"{text!r} must end with the seat to move (0 or 1), or 'setup' and the first seat")
+        for s in (0, 1):
+            count = sum(board.count(p) for p in PIECES[s])
+            if count != 6:
+                raise PositionError(f"seat {s} has {count} pieces on the board, not 6")
+        turn = int(fields[1])
+        state = RampantsState(board, turn, -1, EMPTY_SEEN, None, None)
+        state.seen = EMPTY_SEEN.add(position_key(board, turn))[0]
+        state.outcome = self._outcome_of_position(state)
+        return state
+
+    def _parse_setup(self, board: str, first: Seat) -> RampantsState:
+        for s in (0, 1):
+            start = START_SQUARES[s]
+            outside = [i for i, p in enumerate(board) if p != EMPTY and OWNER[p] == s and i not in start]
+            if outside:
+                raise PositionError(f"during the setup, seat {s} has a piece outside its start rows")
+            cells = [board[i] for i in start]
+            if cells.count(EMPTY) not in (0, 6) or (EMPTY not in cells and cells.count(CRAWLERS[s]) != 3):
+                raise PositionError(f"seat {s}'s start rows must be empty or hold three crawlers and three jumpers")
+        if layout_of(board, 0) is not None and layout_of(board, 1) is not None:
+            raise PositionError("both layouts are chosen, so the game has started: give the seat to move")
+        return RampantsState(board, -1, first, EMPTY_SEEN, None, None)
+
+    def _outcome_of_position(self, state: RampantsState) -> Outcome | None:
+        mover = 1 - state.turn
+        for s in (mover, state.turn):
+            if has_crossed(state.board, s):
+                return Outcome.win(s, 2, WIN_REASON)
+        if self._is_stuck(state, state.turn) and self._is_stuck(state, mover):
+            return Outcome.draw(2, "both-stuck")
+        return None
+
+    def dump(self, state: RampantsState) -> dict[str, JSON]:
+        return {
+            "position": self.format_position(state),
+            "seen": seen_to_json(state.seen, key_text),
+            "last": None if state.last is None else {"seat": state.last[0], "move": state.last[1]},
+            "outcome": None if state.outcome is None else state.outcome.to_dict(),
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> RampantsState:
+        if not isinstance(data, Mapping) or not isinstance(data.get("position"), str):
+            raise PositionError("a stored game needs its position text")
+        state = self.parse_position(data["position"])
+        return self._restore(state, data.get("seen", {}), data.get("last"), data.get("outcome"))
+
+    # -- for bots ------------------------------------------------------------------------
+
+    def evaluate(self, state: RampantsState, seat: Seat) -> float:
+        """How much closer ``seat`` is to crossing than its opponent, from 0 to 1."""
+        if state.outcome is not None:
+            return self.utility(state.outcome, seat)
+        if state.turn < 0:
+            return 0.5
+        board = state.board
+        left = [0, 0]
+        for i, p in enumerate(board):
+            if p != EMPTY:
+                owner = OWNER[p]
+                left[owner] += DISTANCE[owner][i]
+        return 0.5 + 0.5 * (left[1 - seat] - left[seat]) / MAX_DISTANCE
+
+
+def _blank(board: str, seat: Seat) -> str:
+    cells = list(board)
+    for i in START_SQUARES[seat]:
+        cells[i] = EMPTY
+    return "".join(cells)
+
+
+RULES = RampantsEtSauteurs()
