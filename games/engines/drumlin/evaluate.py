@@ -1,0 +1,101 @@
+"""A heuristic value of a Drumlin position, for the greedy and MCTS bots.
+
+The score adds, for one seat against the other: the herds (elephants are what a
+player cannot run out of, dragons are the strong movers), who holds the Drumlin
+and whether they may let it go, how far the egg or the lone Drumlin is from the
+row each side attacks, who can pick up a lone Drumlin next, whether the holder
+threatens to win at once, and pieces stuck on a square worth 5. A logistic curve
+turns the score into [0, 1]; the two seats' values always add up to 1.
+"""
+
+from __future__ import annotations
+
+import math
+
+from . import board as B
+from .board import DRAGONS, EGG_OWNER, ELEPHANTS, EMPTY, LONE, POINTS, VALUE
+from .state import CHAIN, PLACE, State
+
+ELEPHANT_WEIGHT = 0.35
+DRAGON_WEIGHT = 0.25
+FEW_ELEPHANTS_PENALTY = 0.8  # per missing elephant below three: close to the no-elephant loss
+HOLD_WEIGHT = 0.8
+MAJORITY_WEIGHT = 0.5
+PROGRESS_WEIGHT = 1.6
+REACH_WEIGHT = 0.6
+THREAT_WEIGHT = 2.5
+FIVE_WEIGHT = 0.3
+SCALE = 2.5
+
+
+def _progress(seat: int, sq: int) -> float:
+    """0 on the seat's own first row, 1 on the row it attacks."""
+    rank = B.rank_of(sq)
+    return rank / 9 if seat == B.VIOLET else (9 - rank) / 9
+
+
+def _reachers(board: tuple[int, ...], sq: int) -> tuple[bool, bool]:
+    """Which seats have an elephant that can end on ``sq`` (the lone Drumlin) in one move."""
+    found = [False, False]
+    for ray in B.RAYS[sq]:
+        for t in ray:
+            stack = board[t]
+            if stack == EMPTY:
+                continue
+            found[0] = found[0] or ELEPHANTS[0][stack] > 0
+            found[1] = found[1] or ELEPHANTS[1][stack] > 0
+            break
+    return found[0], found[1]
+
+
+def _seat_score(state: State, seat: int, drumlin: int) -> float:
+    board = state.board
+    other = 1 - seat
+    elephants = state.herd[seat]
+    dragons = sum(DRAGONS[seat][s] for s in board)
+    score = ELEPHANT_WEIGHT * elephants + DRAGON_WEIGHT * dragons
+    score -= FEW_ELEPHANTS_PENALTY * max(0, 3 - elephants)
+    for sq in state.fives:
+        if POINTS[seat][board[sq]]:
+            score -= FIVE_WEIGHT * POINTS[seat][board[sq]]
+    if drumlin < 0:
+        return score
+    stack = board[drumlin]
+    if EGG_OWNER[stack] == seat:
+        score += HOLD_WEIGHT + PROGRESS_WEIGHT * _progress(seat, drumlin)
+        if 2 * POINTS[seat][stack] > VALUE[stack]:
+            score += MAJORITY_WEIGHT
+            if _progress(seat, drumlin) == 1.0 or _can_chain(board, seat):
+                score += THREAT_WEIGHT * (1.0 if state.side == seat else 0.4)
+    elif stack == LONE:
+        reach = _reachers(board, drumlin)
+        if reach[seat]:
+            weight = REACH_WEIGHT * (1.5 if state.side == seat else 1.0)
+            score += weight * (0.5 + _progress(seat, drumlin))
+        if not reach[other]:
+            score += 0.2 * _progress(seat, drumlin)
+    return score
+
+
+def _can_chain(board: tuple[int, ...], seat: int) -> bool:
+    """A lone own elephant (or a held majority under 4) on the attacked row: a one-turn win."""
+    row = B.target_row(seat) * B.NUM_FILES
+    for sq in range(row, row + B.NUM_FILES):
+        stack = board[sq]
+        if ELEPHANTS[seat][stack] and EGG_OWNER[stack] < 0 and VALUE[stack] < 4 and 2 * POINTS[seat][stack] > VALUE[stack]:
+            return True
+    return False
+
+
+def evaluate(state: State, seat: int) -> float:
+    if state.step == CHAIN:
+        return 0.97 if state.side == seat else 0.03
+    drumlin = -1
+    for sq, stack in enumerate(state.board):
+        if stack == LONE or EGG_OWNER[stack] >= 0:
+            drumlin = sq
+            break
+    diff = _seat_score(state, seat, drumlin) - _seat_score(state, 1 - seat, drumlin)
+    if state.step == PLACE:
+        diff += 0.3 if state.side == seat else -0.3
+    return 1.0 / (1.0 + math.exp(-diff / SCALE))
