@@ -5,6 +5,7 @@ Rampants et Sauteurs, Éclaircissement and Quatre en ligne share their geometry
 the starting player); each game has its own module.
 """
 
+from .eclaircissement import RULES as ECLAIRCISSEMENT
 from .rampants_sauteurs import RULES as RAMPANTS_SAUTEURS
 
-RULES = (RAMPANTS_SAUTEURS,)
+RULES = (RAMPANTS_SAUTEURS, ECLAIRCISSEMENT)
