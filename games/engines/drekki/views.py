@@ -1,0 +1,301 @@
+"""What a seat may see of a Drekki game, and states rebuilt from that.
+
+Public to everybody: the current dragon tile, the tiles taken and discarded,
+markers, bids, who has laid a card, pile sizes, the cards revealed in past
+rounds, and, from 3 to 6 players, which cards each mage may still hold. The
+last is no secret: a hand is the six cards minus those revealed since the hand
+came back, so anyone who watched the reveals knows it. A mage's hand is shown
+as it was at the start of the round (its laid card included), so it tells
+nothing about the card laid this round.
+
+Private to a seat: its hand and its laid card; in the duel, the contents of
+its piles (not their order), the cards it discarded face down, the two cards
+it drew, and the values of its own tear tokens (shown to all at the end).
+
+Never shown: another seat's laid card before the reveal, the order of the
+horde (only its size per burn level), a pile's order, another seat's
+face-down discards, the tear pool, the seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ..base import PositionError
+from .play import majority_colours
+from .state import (
+    BIDDING,
+    CARD_VALUES,
+    CARDS,
+    COLOUR,
+    HORDE_PLAN,
+    NO_CARD,
+    OVER,
+    ROUNDS,
+    DrekkiState,
+    from_dict,
+    level_of_round,
+    mage_label,
+    mask_cards,
+    seat_burns,
+    seat_score,
+    to_dict,
+)
+from .tiles import COLOURS, TILES, TILESET
+
+
+def _round_dict(state: DrekkiState, k: int) -> dict[str, Any]:
+    r = state.history[k]
+    tile = TILES[r.tile]
+    broke = r.colour < 0
+    return {
+        "tile": tile.id,
+        "facing": r.facing,
+        "cards": list(r.cards),
+        "total": sum(r.cards),
+        "leader": r.leader,
+        "bid": r.bid,
+        "charm": "broken" if broke else "held",
+        "colour": None if broke else COLOURS[r.colour],
+        "stops": list(r.stops),
+    }
+
+
+def _horde_left(state: DrekkiState) -> dict[str, int]:
+    """Tiles still to come after the current one, by burn value."""
+    left = {str(burns): 0 for burns, _ in HORDE_PLAN}
+    for k in range(state.round_index + 1, ROUNDS):
+        left[str(level_of_round(k))] += 1
+    return left
+
+
+def _mage_dict(state: DrekkiState, mage: int, viewer: int | None) -> dict[str, Any]:
+    mine = viewer is not None and state.owner(mage) == viewer
+    card = state.chosen[mage]
+    info: dict[str, Any] = {
+        "mage": mage,
+        "label": mage_label(state.players, mage),
+        "owner": state.owner(mage),
+        "laid": card != NO_CARD,
+        "tiles": [TILES[t].id for t in state.tiles[mage]],
+        "markers": list(state.markers[mage]),
+    }
+    if state.duel:
+        info["pile"] = len(state.piles[mage])
+        info["shown"] = list(mask_cards(state.shown[mage]))
+        info["face_down"] = state.hidden[mage].bit_count()
+        info["drawing"] = bool(state.offers[mage])
+        if mine:
+            info["contents"] = sorted(state.piles[mage])
+            info["discarded"] = list(mask_cards(state.hidden[mage]))
+            info["offer"] = list(state.offers[mage])
+    else:
+        holding = state.hands[mage] | (0 if card == NO_CARD else 1 << card)
+        info["holding"] = list(mask_cards(holding))
+        if mine:
+            info["hand"] = list(mask_cards(state.hands[mage]))
+    if mine:
+        info["card"] = None if card == NO_CARD else card
+    return info
+
+
+def _seat_dict(state: DrekkiState, seat: int, viewer: int | None) -> dict[str, Any]:
+    info: dict[str, Any] = {
+        "seat": seat,
+        "mages": list(state.mages_of(seat)),
+        "burns": seat_burns(state, seat),
+        "tears": len(state.tears[seat]),
+    }
+    values_known = not state.duel or state.phase == OVER or seat == viewer
+    info["tear_values"] = list(state.tears[seat]) if values_known else None
+    info["score"] = seat_score(state, seat) if values_known else None
+    return info
+
+
+def _auction_dict(state: DrekkiState) -> dict[str, Any] | None:
+    if state.phase not in (BIDDING, COLOUR):
+        return None
+    return {
+        "type": TILES[state.tile].auction,
+        "opener": state.opener,
+        "high": None if state.high < 0 else state.high,
+        "leader": None if state.leader < 0 else state.leader,
+        "out": [s for s in range(state.players) if state.out >> s & 1],
+        "turn": None if state.turn < 0 else state.turn,
+        "max": state.max_total,
+    }
+
+
+def build_view(
+    state: DrekkiState,
+    seat: int | None,
+    to_act: tuple[int, ...],
+    legal: list[str],
+    countdown: dict[str, Any] | None,
+    outcome: dict[str, Any] | None,
+) -> dict[str, Any]:
+    over = state.phase == OVER
+    view: dict[str, Any] = {
+        "game": "drekki",
+        "players": state.players,
+        "seat": seat,
+        "options": {"live_countdown": state.countdown},
+        "phase": state.phase,
+        "round": state.round_index if over else state.round_index + 1,
+        "rounds": ROUNDS,
+        "tile": None if over else TILES[state.tile].to_dict(),
+        "horde_left": _horde_left(state) if not over else {str(b): 0 for b, _ in HORDE_PLAN},
+        "facing": state.facing,
+        "mages": [_mage_dict(state, m, seat) for m in range(state.mage_count)],
+        "seats": [_seat_dict(state, s, seat) for s in range(state.players)],
+        "auction": _auction_dict(state),
+        "revealed": list(state.chosen) if state.phase == COLOUR else None,
+        "colours": _tied_colours(state),
+        "dropped": [TILES[t].id for t in state.dropped],
+        "history": [_round_dict(state, k) for k in range(state.round_index)],
+        "to_act": list(to_act),
+        "legal_moves": legal,
+        "countdown": countdown,
+        "outcome": outcome,
+    }
+    if state.duel:
+        view["tear_pool"] = len(state.tear_pool)
+    return view
+
+
+def _tied_colours(state: DrekkiState) -> list[str] | None:
+    if state.phase != COLOUR:
+        return None
+    return [COLOURS[c] for c in majority_colours(state.chosen)]
+
+
+# -- determinisation ---------------------------------------------------------------------
+
+
+def _unseen_tiles(view: Mapping[str, Any]) -> dict[int, list[int]]:
+    """Per burn value, the tiles nobody has seen yet (any of them may be in the horde)."""
+    seen = {h["tile"] for h in view["history"]}
+    if view["tile"] is not None:
+        seen.add(view["tile"]["id"])
+    return {
+        burns: [t for t in TILESET.by_burns[burns] if TILES[t].id not in seen] for burns, _ in HORDE_PLAN
+    }
+
+
+def _sample_horde(view: Mapping[str, Any], rng: random.Random) -> list[str]:
+    if view["tile"] is None:
+        return []
+    unseen = _unseen_tiles(view)
+    for pool in unseen.values():
+        rng.shuffle(pool)
+    horde = [view["tile"]["id"]]
+    for k in range(view["round"], ROUNDS):
+        horde.append(TILES[unseen[level_of_round(k)].pop()].id)
+    return horde
+
+
+def _sample_table(view: Mapping[str, Any], seat: int | None, rng: random.Random, data: dict[str, Any]) -> None:
+    """3-6 players: another mage's laid card is any card it may hold."""
+    chosen: list[int | None] = []
+    hands: list[list[int]] = []
+    for info in view["mages"]:
+        holding = list(info["holding"])
+        if view["revealed"] is not None:
+            card = view["revealed"][info["mage"]]
+            chosen.append(card)
+            hands.append([c for c in holding if c != card])
+        elif "hand" in info:
+            chosen.append(info["card"])
+            hands.append(list(info["hand"]))
+        elif info["laid"]:
+            card = rng.choice(holding)
+            chosen.append(card)
+            hands.append([c for c in holding if c != card])
+        else:
+            chosen.append(None)
+            hands.append(holding)
+    data["chosen"] = chosen
+    data["hands"] = hands
+
+
+def _sample_duel(view: Mapping[str, Any], seat: int | None, rng: random.Random, data: dict[str, Any]) -> None:
+    """Duel: unknown cards are dealt among laid card, drawn pair, face-down discards and pile."""
+    chosen: list[int | None] = []
+    piles, shown, hidden, offers = [], [], [], []
+    for info in view["mages"]:
+        shown.append(list(info["shown"]))
+        if "contents" in info:
+            pile = list(info["contents"])
+            rng.shuffle(pile)
+            piles.append(pile)
+            hidden.append(list(info["discarded"]))
+            offers.append(list(info["offer"]))
+            chosen.append(info["card"])
+            continue
+        unknown = [c for c in CARD_VALUES if c not in info["shown"]]
+        rng.shuffle(unknown)
+        if view["revealed"] is not None:
+            card = view["revealed"][info["mage"]]
+            unknown.remove(card)
+        else:
+            card = unknown.pop() if info["laid"] else None
+        offer = sorted(unknown.pop() for _ in range(2)) if info["drawing"] else []
+        face_down = sorted(unknown.pop() for _ in range(info["face_down"]))
+        if len(unknown) != info["pile"]:
+            raise PositionError("the view's card counts for a mage do not add up to six")
+        chosen.append(card)
+        offers.append(offer)
+        hidden.append(face_down)
+        piles.append(unknown)
+    data.update(chosen=chosen, piles=piles, shown=shown, hidden=hidden, offers=offers)
+    _sample_tears(view, seat, rng, data)
+
+
+def _sample_tears(view: Mapping[str, Any], seat: int | None, rng: random.Random, data: dict[str, Any]) -> None:
+    unknown = list(TILESET.tear_tokens)
+    for info in view["seats"]:
+        for value in info["tear_values"] or ():
+            unknown.remove(value)
+    rng.shuffle(unknown)
+    tears = []
+    for info in view["seats"]:
+        if info["tear_values"] is not None:
+            tears.append(list(info["tear_values"]))
+        else:
+            tears.append([unknown.pop() for _ in range(info["tears"])])
+    data["tears"] = tears
+    data["tear_pool"] = unknown
+
+
+def sample_state(view: Mapping[str, Any], seat: int | None, rng: random.Random) -> DrekkiState:
+    """A full state that ``seat`` could not tell apart from the one it saw."""
+    if view.get("game") != "drekki":
+        raise PositionError("not a Drekki view")
+    players = view["players"]
+    auction = view["auction"] or {"high": None, "leader": None, "out": [], "turn": None}
+    data: dict[str, Any] = {
+        "game": "drekki",
+        "players": players,
+        "seed": rng.getrandbits(62),
+        "countdown": view["options"]["live_countdown"],
+        "phase": view["phase"],
+        "facing": view["facing"],
+        "horde": _sample_horde(view, rng),
+        "auction": {k: auction[k] for k in ("high", "leader", "out", "turn")},
+        "tiles": [list(m["tiles"]) for m in view["mages"]],
+        "markers": [list(m["markers"]) for m in view["mages"]],
+        "tears": [[1] * s["tears"] for s in view["seats"]],
+        "dropped": list(view["dropped"]),
+        "history": [
+            {k: h[k] for k in ("tile", "facing", "cards", "leader", "bid", "colour", "stops")}
+            for h in view["history"]
+        ],
+    }
+    if players == 2:
+        _sample_duel(view, seat, rng, data)
+    else:
+        _sample_table(view, seat, rng, data)
+    return from_dict(data)
+
