@@ -61,6 +61,17 @@ def env_int(
     return number
 
 
+def env_choice(name: str, default: str, choices: tuple[str, ...], environ: Mapping[str, str] | None = None) -> str:
+    """One of ``choices`` (compared case-insensitively, returned as listed)."""
+    value = _raw(name, environ)
+    if value is None or value.strip() == "":
+        return default
+    for choice in choices:
+        if value.strip().lower() == choice.lower():
+            return choice
+    raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+
+
 def env_list(name: str, default: list[str], environ: Mapping[str, str] | None = None) -> list[str]:
     """A comma-separated list; blanks around items are dropped."""
     value = _raw(name, environ)
@@ -89,11 +100,15 @@ def parse_database_url(url: str, name: str = "DATABASE_URL") -> dict[str, Any]:
             )
         # sqlite:///var/db.sqlite3 is relative (to the project), sqlite:////srv/db.sqlite3 absolute.
         path = path[1:]
-        return {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": path,
-            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20, **options},
-        }
+        sqlite_options: dict[str, Any] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+        for key, value in options.items():
+            if key != "timeout":
+                raise ImproperlyConfigured(f"{name}: the only SQLite option is timeout (seconds), not {key!r}")
+            try:
+                sqlite_options["timeout"] = float(value)
+            except ValueError:
+                raise ImproperlyConfigured(f"{name}: timeout must be a number of seconds, not {value!r}") from None
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": path, "OPTIONS": sqlite_options}
     if scheme in {"postgres", "postgresql", "pgsql"}:
         db_name = unquote(parts.path.lstrip("/"))
         if not db_name:
@@ -110,7 +125,9 @@ def parse_database_url(url: str, name: str = "DATABASE_URL") -> dict[str, Any]:
             "HOST": unquote(parts.hostname or ""),
             "PORT": str(port or ""),
             "CONN_MAX_AGE": 0,
-            "OPTIONS": options,
+            # Without a connect timeout an unreachable server blocks the request
+            # thread (and /healthz's probe) for minutes.
+            "OPTIONS": {"connect_timeout": 5, **options},
         }
     raise ImproperlyConfigured(
         f"{name} must start with sqlite:// or postgres:// (or postgresql://), not {url!r}"

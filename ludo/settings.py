@@ -5,6 +5,7 @@ and run the embedded configuration: SQLite and the in-memory channel layer.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -14,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from ludo.env import (
     check_redis_url,
     env_bool,
+    env_choice,
     env_int,
     env_list,
     env_path,
@@ -32,7 +34,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "dev-only-insecure-key-never-use-in-production"
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [])
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+if not ALLOWED_HOSTS and not DEBUG:
+    raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off (comma-separated host names)")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 for _origin in CSRF_TRUSTED_ORIGINS:
     if not _origin.startswith(("http://", "https://")):
@@ -92,27 +96,45 @@ TEMPLATES = [
 
 # -- storage ---------------------------------------------------------------------------
 
-DATABASES = {"default": parse_database_url(env_str("DATABASE_URL", "sqlite:///var/ludo.sqlite3"))}
-if DATABASES["default"]["ENGINE"].endswith("sqlite3") and not Path(DATABASES["default"]["NAME"]).is_absolute():
-    DATABASES["default"]["NAME"] = str(BASE_DIR / DATABASES["default"]["NAME"])
+DATABASES = {"default": parse_database_url(env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'ludo.sqlite3'}"))}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # A relative SQLite path is relative to the project, not to the current directory.
+    _sqlite_path = BASE_DIR / DATABASES["default"]["NAME"]
+    DATABASES["default"]["NAME"] = str(_sqlite_path)
+    _sqlite_path.parent.mkdir(parents=True, exist_ok=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = env_str("REDIS_URL")
+REDIS_URL = env_str("REDIS_URL").strip()
+CHANNELS_PREFIX = env_str("CHANNELS_PREFIX", "ludo").strip() or "ludo"
+CHANNELS_BACKEND = env_choice("CHANNELS_BACKEND", "pubsub", ("pubsub", "core"))
 if REDIS_URL:
     check_redis_url(REDIS_URL)
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {
-                # redis-py's default 5 s socket timeout equals the layer's blocking
-                # read and closes idle game sockets (docs/performance.md).
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 2000}],
-                "prefix": env_str("CHANNELS_PREFIX", "ludo"),
-            },
-        }
+    # Host settings from /work/shared/design/PERF-NOTES.md: redis-py's 5 s socket
+    # timeout equals the layer's blocking read and closes idle game sockets; its
+    # pool of 100 raises instead of waiting under load; a connect timeout keeps an
+    # unreachable Redis from hanging a consumer (or /healthz) for minutes.
+    _redis_host = {
+        "address": REDIS_URL,
+        "socket_timeout": None,
+        "socket_connect_timeout": 5,
+        "socket_keepalive": True,
+        "max_connections": 2000,
     }
+    if CHANNELS_BACKEND == "pubsub":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [_redis_host], "prefix": CHANNELS_PREFIX},
+            }
+        }
+    else:
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                # capacity is per process inbox, not per player: 100 drops moves.
+                "CONFIG": {"hosts": [_redis_host], "prefix": CHANNELS_PREFIX, "capacity": 5000},
+            }
+        }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -154,9 +176,10 @@ HOSTS_GROUP = "Hôtes"
 # Login throttling: after AXES_FAILURE_LIMIT failures for one username from one
 # address, that pair is locked for AXES_COOLOFF_MINUTES.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
-AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15, minimum=1) / 60  # hours
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Our own page (in the visitor's language, with the wait in minutes), status 429.
+AXES_LOCKOUT_CALLABLE = "ludo.views.locked_out"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 
@@ -170,19 +193,29 @@ USE_I18N = True
 USE_TZ = True
 
 # -- email -------------------------------------------------------------------------------
+# Django 6.1's MAILERS; the environment variables keep the familiar EMAIL_* names.
 
-EMAIL_BACKEND = env_str(
+EMAIL_BACKEND_PATH = env_str(
     "EMAIL_BACKEND",
     "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
 )
-EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
-EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1, maximum=65535)
-EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
-EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
-EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
-if EMAIL_USE_TLS and EMAIL_USE_SSL:
-    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on")
+if EMAIL_BACKEND_PATH == "django.core.mail.backends.smtp.EmailBackend":
+    _use_tls = env_bool("EMAIL_USE_TLS", False)
+    _use_ssl = env_bool("EMAIL_USE_SSL", False)
+    if _use_tls and _use_ssl:
+        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on")
+    _mail_options = {
+        "host": env_str("EMAIL_HOST", "localhost"),
+        "port": env_int("EMAIL_PORT", 465 if _use_ssl else 587 if _use_tls else 25, minimum=1, maximum=65535),
+        "username": env_str("EMAIL_HOST_USER"),
+        "password": env_str("EMAIL_HOST_PASSWORD"),
+        "use_tls": _use_tls,
+        "use_ssl": _use_ssl,
+        "timeout": env_int("EMAIL_TIMEOUT", 10, minimum=1),
+    }
+else:
+    _mail_options = {}
+MAILERS = {"default": {"BACKEND": EMAIL_BACKEND_PATH, "OPTIONS": _mail_options}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Ludo <ludo@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
@@ -202,8 +235,10 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000, minimum=0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    # daphne sits behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto.
+    if env_bool("BEHIND_HTTPS_PROXY", True):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 # Only the site's own scripts, styles, images and sockets; no inline script.
@@ -225,6 +260,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO").upper()},
+    "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
     "loggers": {"axes": {"level": "WARNING"}, "daphne": {"level": "WARNING"}},
 }

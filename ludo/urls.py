@@ -1,9 +1,15 @@
+"""URLs. Pages are in French at / and in English under /en/; the account and
+guest pages have translated paths too (/compte/connexion/ and /en/account/login/):
+msgids are the English paths, the French catalogue holds the French ones.
+"""
+
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.conf.urls.static import static
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from django.views.i18n import JavaScriptCatalog
 
 from ludo import views
@@ -16,13 +22,13 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", views.home, name="home"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("compte/inscription/", views.signup, name="signup"),
-    path("compte/connexion/", auth_views.LoginView.as_view(), name="login"),
-    path("compte/deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
-    path("compte/mot-de-passe/", auth_views.PasswordChangeView.as_view(), name="password_change"),
-    path("compte/mot-de-passe/fait/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path("invite/", views.guest, name="guest"),
-    path("invite/oublier/", views.guest_forget, name="guest_forget"),
+    path(_("account/signup/"), views.signup, name="signup"),
+    path(_("account/login/"), auth_views.LoginView.as_view(), name="login"),
+    path(_("account/logout/"), auth_views.LogoutView.as_view(), name="logout"),
+    path(_("account/password/"), auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(_("account/password/done/"), auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path(_("guest/"), views.guest, name="guest"),
+    path(_("guest/forget/"), views.guest_forget, name="guest_forget"),
     path("catalogue/", include("catalog.urls")),
     path("", include("games.urls")),
     path("admin/", admin.site.urls),

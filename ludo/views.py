@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import uuid
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
@@ -36,32 +39,69 @@ def _database_ok() -> bool:
         return cursor.fetchone() == (1,)
 
 
-async def _channel_layer_ok() -> bool:
+async def _database_probe() -> bool:
+    return await sync_to_async(_database_ok, thread_sensitive=True)()
+
+
+async def _channel_layer_probe() -> bool:
+    """Send a message to a fresh channel of this process and read it back."""
     layer = get_channel_layer()
     if layer is None:
         return False
     channel = await layer.new_channel("healthz.")
-    await layer.send(channel, {"type": "health.ping"})
+    token = uuid.uuid4().hex
+    await layer.send(channel, {"type": "health.ping", "token": token})
     message = await layer.receive(channel)
-    return message.get("type") == "health.ping"
+    # Leave the channel as a consumer does when it closes: a cancelled receive
+    # makes the layer drop it (the pub/sub layer unsubscribes from Redis), so
+    # probing every few seconds leaks nothing.
+    closing = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.sleep(0)
+    closing.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await closing
+    return message.get("token") == token
+
+
+def _log_late_failure(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("healthz: late failure: %r", task.exception())
 
 
 @never_cache
 async def healthz(request: HttpRequest) -> JsonResponse:
-    """200 only when both the database and the channel layer answer in time."""
+    """200 only when both the database and the channel layer answer within HEALTH_TIMEOUT.
+
+    Both probes run at once; one that has not answered in time is reported as
+    such and left to finish in the background (asyncio.wait_for would wait for
+    a stuck probe to acknowledge its cancellation).
+    """
+    tasks = {
+        "database": asyncio.ensure_future(_database_probe()),
+        "channel_layer": asyncio.ensure_future(_channel_layer_probe()),
+    }
+    await asyncio.wait(tasks.values(), timeout=HEALTH_TIMEOUT)
     checks: dict[str, str] = {}
-    for name, probe in (
-        ("database", lambda: sync_to_async(_database_ok, thread_sensitive=True)()),
-        ("channel_layer", _channel_layer_ok),
-    ):
-        try:
-            ok = await asyncio.wait_for(probe(), HEALTH_TIMEOUT)
-            checks[name] = "ok" if ok else "wrong answer"
-        except Exception as exc:  # any failure of a dependency means "not healthy"
-            log.warning("healthz: %s failed: %s", name, exc)
-            checks[name] = f"error: {type(exc).__name__}"
-    healthy = all(v == "ok" for v in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "unavailable", "checks": checks}, status=200 if healthy else 503)
+    for name, task in tasks.items():
+        if not task.done():
+            task.cancel()
+            task.add_done_callback(_log_late_failure)
+            checks[name] = "timeout"
+        elif task.exception() is not None:
+            log.warning("healthz: %s failed: %r", name, task.exception())
+            checks[name] = f"error: {type(task.exception()).__name__}"
+        else:
+            checks[name] = "ok" if task.result() else "wrong answer"
+    healthy = all(value == "ok" for value in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "unavailable", "checks": checks}, status=200 if healthy else 503
+    )
+
+
+def locked_out(request: HttpRequest, original_response: HttpResponse | None = None, credentials=None) -> HttpResponse:
+    """django-axes' lockout answer: a clear page in the visitor's language, status 429."""
+    minutes = max(1, int(settings.AXES_COOLOFF_TIME.total_seconds() // 60))
+    return render(request, "registration/locked_out.html", {"minutes": minutes}, status=429)
 
 
 class SignUpForm(UserCreationForm):

@@ -10,7 +10,9 @@ from __future__ import annotations
 import importlib
 
 from django.contrib.auth import get_user_model
+from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.urls import reverse
 
 from ludo.accounts import create_staff_account, sync_hosts_group
 
@@ -33,11 +35,19 @@ class Command(BaseCommand):
                 continue
             module.load(self.stdout)
         User = get_user_model()
-        if not User.objects.filter(username=DEMO_USERNAME).exists():
-            create_staff_account(DEMO_USERNAME, "hote@ludo.invalid", DEMO_PASSWORD, superuser=True)
+        demo = User.objects.filter(username=DEMO_USERNAME).first()
+        if demo is None:
+            # A plain host, not a superuser: the demo shows what the hosts' group allows.
+            create_staff_account(DEMO_USERNAME, "hote@ludo.invalid", DEMO_PASSWORD)
+        elif not demo.check_password(DEMO_PASSWORD) or not demo.is_staff or not demo.is_active:
+            # Someone changed it: put it back, so the credentials printed below work.
+            demo.set_password(DEMO_PASSWORD)
+            demo.is_staff = demo.is_active = True
+            demo.save()
+            demo.groups.add(sync_hosts_group())
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo host account: username {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r} "
-                "(log in at http://127.0.0.1:8000/compte/connexion/, admin at /admin/)"
+                f"(log in at {settings.SITE_URL}{reverse('login')}, admin at {settings.SITE_URL}{reverse('admin:index')})"
             )
         )
