@@ -41,8 +41,6 @@ from .board import (
     STACK_BY_TEXT,
     STACK_TEXT,
     Board,
-    rank_of,
-    target_row,
 )
 from .board import EMPTY as EMPTY_STACK
 from .board import RAYS
@@ -84,8 +82,7 @@ def _decode_table() -> dict[str, Action]:
             if other != sq:
                 table[SWAP_TEXT[sq][other]] = (SWAP, sq, other)
                 table[DEPART_TEXT[sq][other]] = (DEPART, sq, other)
-        if rank_of(sq) in (target_row(0), target_row(1)):
-            table[DEPART_BASE_TEXT[sq]] = (DEPART, sq, BASE)
+        table[DEPART_BASE_TEXT[sq]] = (DEPART, sq, BASE)
         table[PLACE_TEXT[sq]] = (PLACE_AT, sq)
         table[REMOVE_TEXT[sq]] = (REMOVE, sq)
     return table
