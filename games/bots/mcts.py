@@ -1,0 +1,245 @@
+"""Monte Carlo tree search that sees only its seat's view.
+
+The bot runs information-set MCTS by determinisation: every iteration draws a
+full state consistent with its view (``rules.state_from_view``), walks the tree
+with UCT on that state, finishes with a random playout and backs the result up.
+
+- Any number of seats: a tree edge holds the statistics of the seat that plays it,
+  rewarded with ``rules.utility`` for that seat (or ``rules.evaluate`` when a
+  playout is cut short).
+- Simultaneous moves: when several seats are to act, the tree orders them, the
+  bot's own seat first and then by seat number, so that the bot never chooses
+  knowing what the others chose in the same step.
+- Hidden information: the tree is built over what the bot's seat observes. After
+  another seat's move, the child is chosen by the bot's view of the new state, so
+  two moves the bot cannot tell apart (two secret cards) lead to the same node and
+  the bot's later choices in the tree never depend on a secret it would not know.
+  With nothing hidden, this is plain UCT keyed by moves.
+- Multi-step turns need nothing special: the same seat simply acts again.
+- Playouts are cut after ``playout_depth`` plies and scored with
+  ``rules.evaluate`` when the game has one; a game without it is played on to
+  ``max_playout`` plies and scored as even if it has not ended by then.
+
+Budgets: ``iterations`` (reproducible for a seed) and/or ``seconds`` (reads the
+monotonic clock; bots may, engines may not).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from games.engines.base import Rules, Seat
+
+from .base import Bot
+
+
+class Determinisations:
+    """Draws full states consistent with what ``seat`` sees in ``view``.
+
+    When two draws come out identical (a game of perfect information), the view
+    fixes the state: the first draw is reused and ``exact`` is set, which saves
+    rebuilding the state at every iteration.
+    """
+
+    def __init__(self, rules: Rules, view: Mapping[str, Any], seat: Seat, rng: random.Random) -> None:
+        self.rules = rules
+        self.view = view
+        self.seat = seat
+        self.rng = rng
+        self.first = rules.state_from_view(view, seat, rng)
+        second = rules.state_from_view(view, seat, rng)
+        self.exact = rules.dump(self.first) == rules.dump(second)
+
+    def sample(self) -> Any:
+        if self.exact:
+            return self.first
+        return self.rules.state_from_view(self.view, self.seat, self.rng)
+
+
+def tree_actor(acting: tuple[Seat, ...], me: Seat) -> Seat:
+    """Which of the seats to act the tree lets move first: ``me``, else the lowest."""
+    return me if me in acting else min(acting)
+
+
+class _Edge:
+    __slots__ = ("visits", "total", "available")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+
+
+class _Node:
+    __slots__ = ("edges", "children")
+
+    def __init__(self) -> None:
+        # (actor, move) -> statistics of that choice, for the actor.
+        self.edges: dict[tuple[Seat, str], _Edge] = {}
+        # (the bot's own moves, its view when another seat moved) -> the node reached.
+        self.children: dict[tuple[tuple[str, ...], str], _Node] = {}
+
+
+class MctsBot(Bot):
+    kind = "mcts"
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: Any = 0,
+        *,
+        iterations: int | None = 1000,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        playout_depth: int = 20,
+        max_playout: int = 400,
+    ) -> None:
+        super().__init__(rules, seed)
+        if iterations is None and seconds is None:
+            raise ValueError("an MCTS bot needs an iteration budget, a time budget or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive, not {seconds}")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.playout_depth = playout_depth
+        self.max_playout = max_playout
+        # What the last search did, for benchmarks and logs.
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+
+    def choose(self, view: Mapping[str, Any], seat: Seat) -> str:
+        start = time.monotonic()
+        sampler = Determinisations(self.rules, view, seat, self.rng)
+        moves = self.rules.legal_moves(sampler.first, seat)
+        if not moves:
+            raise ValueError(f"seat {seat} has no move to play in this view")
+        self.last_iterations = 0
+        if len(moves) == 1:
+            self.last_seconds = time.monotonic() - start
+            return moves[0]
+        root = _Node()
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if self.seconds is not None and done and time.monotonic() - start >= self.seconds:
+                break
+            self._iterate(root, sampler.sample(), seat, sampler.exact)
+            done += 1
+        self.last_iterations = done
+        self.last_seconds = time.monotonic() - start
+        return self._best(root, seat, moves)
+
+    def _best(self, root: _Node, seat: Seat, moves: list[str]) -> str:
+        def rank(move: str) -> tuple[int, float]:
+            edge = root.edges.get((seat, move))
+            if edge is None or not edge.visits:
+                return (0, 0.0)
+            return (edge.visits, edge.total / edge.visits)
+
+        return max(moves, key=rank)
+
+    def _iterate(self, root: _Node, state: Any, me: Seat, exact: bool) -> None:
+        rules = self.rules
+        node = root
+        path: list[tuple[_Edge, Seat]] = []
+        # Selection and expansion, one step at a time, until a new node is made or
+        # the game ends. A step is one seat's move, or the moves of every seat that
+        # acts at the same time: all of them pick from the statistics of the node the
+        # step starts at, so no seat's choice in the tree depends on another's.
+        while True:
+            acting = rules.to_act(state)
+            if not acting:
+                break
+            pending = set(acting)
+            mine: list[str] = []
+            others_moved = False
+            while True:
+                actor = tree_actor(acting, me)
+                move, edge = self._select(node, state, actor)
+                state = rules.play(state, actor, move)
+                path.append((edge, actor))
+                pending.discard(actor)
+                if actor == me or exact:
+                    mine.append(move if actor == me else f"{actor}:{move}")
+                else:
+                    others_moved = True
+                acting = rules.to_act(state)
+                if not pending or not acting or not set(acting) <= pending:
+                    break
+            # The child is what the bot's seat can tell apart: its own moves and,
+            # when another seat moved, its view of the result.
+            seen = json.dumps(rules.view(state, me), sort_keys=True) if others_moved else ""
+            key = (tuple(mine), seen)
+            child = node.children.get(key)
+            if child is None:
+                node.children[key] = _Node()
+                break
+            node = child
+        rewards = self._playout(state, self.rng)
+        for edge, actor in path:
+            edge.visits += 1
+            edge.total += rewards[actor]
+
+    def _select(self, node: _Node, state: Any, actor: Seat) -> tuple[str, _Edge]:
+        """UCT over ``actor``'s legal moves here; a move never tried goes first."""
+        untried = []
+        best_edge: _Edge | None = None
+        best_move = ""
+        best_score = -math.inf
+        for move in self.rules.legal_moves(state, actor):
+            edge = node.edges.get((actor, move))
+            if edge is None:
+                untried.append(move)
+                continue
+            edge.available += 1
+            if untried or not edge.visits:
+                continue
+            score = edge.total / edge.visits + self.exploration * math.sqrt(
+                math.log(edge.available) / edge.visits
+            )
+            if score > best_score:
+                best_score, best_edge, best_move = score, edge, move
+        if untried:
+            best_move = self.rng.choice(untried)
+            best_edge = _Edge()
+            best_edge.available = 1
+            node.edges[(actor, best_move)] = best_edge
+        assert best_edge is not None
+        return best_move, best_edge
+
+    def _playout(self, state: Any, rng: random.Random) -> list[float]:
+        """Random moves to the end, or to the depth limit; a reward per seat."""
+        rules = self.rules
+        plies = 0
+        while True:
+            outcome = rules.outcome(state)
+            if outcome is not None:
+                return [rules.utility(outcome, s) for s in range(rules.num_players(state))]
+            if plies == self.playout_depth:
+                values = self._evaluate(state)
+                if values is not None:
+                    return values
+            if plies >= self.max_playout:
+                return [0.5] * rules.num_players(state)
+            acting = rules.to_act(state)
+            actor = acting[0] if len(acting) == 1 else rng.choice(acting)
+            state = rules.play(state, actor, rng.choice(rules.legal_moves(state, actor)))
+            plies += 1
+
+    def _evaluate(self, state: Any) -> list[float] | None:
+        values = []
+        for s in range(self.rules.num_players(state)):
+            value = self.rules.evaluate(state, s)
+            if value is None:
+                return None
+            values.append(value)
+        return values
