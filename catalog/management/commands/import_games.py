@@ -1,0 +1,62 @@
+"""manage.py import_games [FILE ...]: BoardGameGeek CSV files into the catalog.
+
+Without files, imports the data set in the shared folder (games, then themes).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from catalog import conf, importer
+
+
+class ProgressBar:
+    def __init__(self, stream, label: str, width: int = 30) -> None:
+        self.stream, self.label, self.width = stream, label, width
+        self.last = -1.0
+
+    def __call__(self, done: int, total: int) -> None:
+        share = done / total if total else 1.0
+        if self.last >= 1.0 or (share - self.last < 0.01 and done < total):
+            return
+        self.last = share
+        filled = round(share * self.width)
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {share:4.0%} {done}/{total}")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+class Command(BaseCommand):
+    help = "Import games from BoardGameGeek CSV files (collection exports or the shared data set); idempotent."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("files", nargs="*", type=Path, help="CSV files; default: the shared data set")
+        parser.add_argument("--no-progress", action="store_true", help="do not draw the progress bar")
+        parser.add_argument("--show", type=int, default=20, help="how many rejected/adjusted lines to list (default 20)")
+
+    def handle(self, *args, files: list[Path], no_progress: bool, show: int, **options) -> None:
+        if not files:
+            files = conf.data_files()
+            if not files:
+                raise CommandError(f"no CSV files given and none found in {conf.shared_dir() / 'data'}")
+        missing = [str(f) for f in files if not f.is_file()]
+        if missing:
+            raise CommandError("no such file: " + ", ".join(missing))
+        for path in importer.order_files(files):
+            started = time.perf_counter()
+            bar = None if no_progress else ProgressBar(sys.stderr, path.name)
+            try:
+                report = importer.import_file(path, progress=bar)
+            except importer.ImportFileError as exc:
+                raise CommandError(f"{exc} (nothing was imported from this file)") from None
+            self.stdout.write(f"{report.summary()} in {time.perf_counter() - started:.1f} s")
+            for title, lines in (("rejected", report.rejected), ("adjusted", report.adjusted)):
+                for line in lines[:show]:
+                    self.stdout.write(f"  {title} line {line.number}: {line.message}")
+                if len(lines) > show:
+                    self.stdout.write(f"  ... and {len(lines) - show} more {title} lines")

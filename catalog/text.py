@@ -1,0 +1,291 @@
+"""Text helpers with no Django in them: folding, trigrams, stemming, rulebook pages,
+noise marking, highlighted snippets.
+
+Both search backends lean on these so that SQLite and PostgreSQL agree on what a
+word is: names are folded here before they are indexed (lower case, no accents,
+ligatures spelled out), and rulebook text is stemmed here for SQLite with the same
+Snowball stemmers PostgreSQL's french/german/english configurations use.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+# Letters that NFKD does not split into a base letter and an accent.
+_SPECIAL = str.maketrans(
+    {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "’": "'"}
+)
+_NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+STEMMER_NAMES = {"fr": "french", "de": "german", "en": "english"}
+
+
+def fold(text: str) -> str:
+    """Lower case, accents removed, ligatures spelled out: 'Éclaircissement' -> 'eclaircissement'."""
+    text = unicodedata.normalize("NFKD", (text or "").lower().translate(_SPECIAL))
+    return "".join(c for c in text if not unicodedata.combining(c))
+
+
+def name_key(names: list[str]) -> str:
+    """One searchable line of all a game's names: folded, punctuation as spaces, deduplicated."""
+    seen: list[str] = []
+    for name in names:
+        key = " ".join(_NON_WORD.sub(" ", fold(name)).split())
+        if key and key not in seen:
+            seen.append(key)
+    return " | ".join(seen)
+
+
+def fold_query(text: str) -> str:
+    return " ".join(_NON_WORD.sub(" ", fold(text)).split())
+
+
+@lru_cache(maxsize=65536)
+def _word_grams(word: str) -> frozenset[str]:
+    padded = f"  {word} "
+    return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
+
+
+def trigrams(text: str) -> set[str]:
+    """pg_trgm's trigrams: each word padded with two spaces before and one after."""
+    grams: set[str] = set()
+    for word in fold_query(text).split():
+        grams |= _word_grams(word)
+    return grams
+
+
+def word_similarity(query: str, text: str) -> float:
+    """Close to pg_trgm's word_similarity: the share of the query's trigrams found in
+    the best run of consecutive words of ``text`` (any of its names)."""
+    q = trigrams(query)
+    if not q:
+        return 0.0
+    best = 0.0
+    width = len(fold_query(query).split()) + 1
+    for name in text.split("|"):
+        hits = [_word_grams(w) & q for w in name.split()]
+        for start in range(len(hits)):
+            found: set[str] = set()
+            for part in hits[start : start + width]:
+                found |= part
+                best = max(best, len(found) / len(q))
+            if best == 1.0:
+                return best
+    return best
+
+
+def similarity(query: str, text: str) -> float:
+    """pg_trgm's similarity against the closest single name."""
+    q = trigrams(query)
+    best = 0.0
+    for name in text.split("|"):
+        t: set[str] = set()
+        for word in name.split():
+            t |= _word_grams(word)
+        if q or t:
+            best = max(best, len(q & t) / len(q | t))
+    return best
+
+
+@lru_cache(maxsize=8)
+def _stemmer(language: str):
+    return snowballstemmer.stemmer(STEMMER_NAMES.get(language, "english"))
+
+
+def stem(word: str, language: str) -> str:
+    """Accents off, then the Snowball stem of the language: what PostgreSQL's
+    ``unaccent, <language>_stem`` mapping does to a word."""
+    return _stemmer(language).stemWord(fold(word))
+
+
+def stems(text: str, language: str) -> str:
+    """The text as a line of stems, for the SQLite full-text index."""
+    stemmer = _stemmer(language)
+    return " ".join(stemmer.stemWords([fold(w) for w in _WORD.findall(text or "")]))
+
+
+def query_stems(query: str, language: str) -> list[str]:
+    out: list[str] = []
+    for word in _WORD.findall(query or ""):
+        s = stem(word, language)
+        if s and s not in out:
+            out.append(s)
+    return out
+
+
+# -- rulebook text -----------------------------------------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\u200b\ufeff]")
+
+
+def decode_text(data: bytes) -> str:
+    """Rulebook bytes as text: UTF-8 (with or without BOM), else Windows-1252, else
+    Latin-1 (which never fails). Control characters other than tab, newline and form
+    feed are dropped; line ends become \\n."""
+    for encoding in ("utf-8-sig", "cp1252", "latin-1"):
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROL.sub("", unicodedata.normalize("NFC", text))
+
+
+_PAGE_BREAK = re.compile(r"\f|\n[ \t]*\n[ \t]*\n[ \t]*\n+")
+
+
+def split_pages(text: str) -> list[str]:
+    """Pages of an OCR text: form feeds when there are any, else runs of three or more
+    blank lines (what our OCR exports leave between pages). Empty pages are dropped."""
+    parts = text.split("\f") if "\f" in text else _PAGE_BREAK.split(text)
+    pages = [p.strip("\n") for p in parts]
+    return [p for p in pages if p.strip()] or [""]
+
+
+@dataclass(frozen=True)
+class Noise:
+    start: int
+    end: int
+    reason: str
+
+    def to_dict(self) -> dict:
+        return {"start": self.start, "end": self.end, "reason": self.reason}
+
+
+_MARKER = re.compile(r"<\|[^|<>\n]{1,200}\|>")
+_PHONE = re.compile(r"(?<!\d)0\d(?:[ .]?\d{2}){4}(?!\d)")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+_WEB = re.compile(r"\b(?:https?://|www\.)\S+|\b[\w-]+\.(?:fr|com|de|net|org|eu)\b", re.IGNORECASE)
+_PAGE_NUMBER = re.compile(r"^[ \t]*(?:[-–—]?[ \t]*\d{1,3}[ \t]*[-–—]?|page[ \t]+\d{1,3}(?:[ \t]*/[ \t]*\d{1,3})?)[ \t]*$", re.I)
+_CONTACT_LINES_FOR_ADVERT = 2
+
+
+def _lines(text: str) -> list[tuple[int, int, str]]:
+    out, pos = [], 0
+    for line in text.split("\n"):
+        out.append((pos, pos + len(line), line))
+        pos += len(line) + 1
+    return out
+
+
+def _is_contact(line: str) -> bool:
+    return bool(_PHONE.search(line) or _EMAIL.search(line) or _WEB.search(line))
+
+
+def find_noise(pages: list[str]) -> list[list[Noise]]:
+    """Mark, per page, what is not the rules: export markers, advert pages (a page with
+    several contact lines: phone numbers, e-mail or web addresses), page numbers, and
+    short lines repeated at the top or bottom of many pages (running headers, labels
+    of lost diagrams). The text itself is kept; only ranges are returned."""
+    edge_counts: dict[str, int] = {}
+    for text in pages:
+        lines = [ln.strip() for _, _, ln in _lines(text) if ln.strip()]
+        for line in {*lines[:2], *lines[-2:]}:
+            if len(line) <= 40:
+                edge_counts[line] = edge_counts.get(line, 0) + 1
+    repeated = {line for line, n in edge_counts.items() if n >= 3 and len(pages) >= 3}
+
+    result: list[list[Noise]] = []
+    for text in pages:
+        marks: list[Noise] = [Noise(m.start(), m.end(), "marker") for m in _MARKER.finditer(text)]
+        lines = _lines(text)
+        contact = [ln for ln in lines if ln[2].strip() and _is_contact(ln[2])]
+        if len(contact) >= _CONTACT_LINES_FOR_ADVERT:
+            result.append([Noise(0, len(text), "advert")])
+            continue
+        nonblank = [ln for ln in lines if ln[2].strip()]
+        edges = {id(ln) for ln in nonblank[:2] + nonblank[-2:]}
+        for ln in lines:
+            start, end, line = ln
+            stripped = line.strip()
+            if not stripped:
+                continue
+            if _PAGE_NUMBER.match(line):
+                marks.append(Noise(start, end, "page-number"))
+            elif stripped in repeated and id(ln) in edges:
+                marks.append(Noise(start, end, "repeated-line"))
+            elif _is_contact(line) and len(stripped) < 60:
+                marks.append(Noise(start, end, "contact"))
+        result.append(sorted(marks, key=lambda n: n.start))
+    return result
+
+
+def without_noise(text: str, noise: list[dict]) -> str:
+    """The text with noise ranges blanked out (kept as spaces so offsets stay put)."""
+    chars = list(text)
+    for n in noise:
+        for i in range(max(0, n["start"]), min(len(chars), n["end"])):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+# -- display ------------------------------------------------------------------------------
+
+
+def _matching_spans(text: str, wanted: set[str], language: str) -> list[tuple[int, int]]:
+    stemmer = _stemmer(language)
+    spans = []
+    for m in _WORD.finditer(text):
+        if stemmer.stemWord(fold(m.group())) in wanted:
+            spans.append((m.start(), m.end()))
+    return spans
+
+
+def highlight(text: str, query: str, language: str, noise: list[dict] | None = None) -> str:
+    """The whole text as safe HTML: words of the query (by stem) in <mark>, noise
+    ranges in <span class="noise">."""
+    wanted = set(query_stems(query, language)) if query else set()
+    events: list[tuple[int, int, str, str]] = []
+    for n in noise or []:
+        events.append((n["start"], n["end"], f'<span class="noise" data-reason="{html.escape(n["reason"])}">', "</span>"))
+    for start, end in _matching_spans(text, wanted, language) if wanted else []:
+        if not any(s <= start < e for s, e, *_ in events):
+            events.append((start, end, "<mark>", "</mark>"))
+    events.sort()
+    out, pos = [], 0
+    for start, end, open_tag, close_tag in events:
+        if start < pos:
+            continue
+        out.append(html.escape(text[pos:start]))
+        out.append(open_tag + html.escape(text[start:end]) + close_tag)
+        pos = end
+    out.append(html.escape(text[pos:]))
+    return "".join(out)
+
+
+def snippet(text: str, query: str, language: str, width: int = 220) -> str:
+    """A short safe-HTML extract around the densest group of query words, marked."""
+    wanted = set(query_stems(query, language))
+    spans = _matching_spans(text, wanted, language) if wanted else []
+    if not spans:
+        return html.escape(" ".join(text[:width].split())) + ("…" if len(text) > width else "")
+    best_start, best_count = spans[0][0], 0
+    for i, (s, _) in enumerate(spans):
+        count = sum(1 for s2, _ in spans[i:] if s2 - s < width * 0.6)
+        if count > best_count:
+            best_start, best_count = s, count
+    start = max(0, best_start - width // 3)
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    end = min(len(text), start + width)
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    out, pos = [], start
+    for s, e in spans:
+        if s < start or e > end:
+            continue
+        out.append(html.escape(text[pos:s]))
+        out.append("<mark>" + html.escape(text[s:e]) + "</mark>")
+        pos = e
+    out.append(html.escape(text[pos:end]))
+    body = " ".join("".join(out).split())
+    return ("…" if start > 0 else "") + body + ("…" if end < len(text) else "")
