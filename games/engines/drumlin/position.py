@@ -88,7 +88,10 @@ def parse_position(text: str) -> State:
         if history_text != "-":
             boards = history_text.split(";")
             for i, entry in enumerate(boards):
-                past = N.parse_board(entry)
+                try:
+                    past = N.parse_board(entry)
+                except PositionError as error:
+                    raise PositionError(f"history entry {i + 1}: {error}") from None
                 _check_board(past, f"history entry {i + 1}")
                 # The seat to move alternates back from the current position.
                 earlier.append(((side + len(boards) - i) % 2, past))
