@@ -6,16 +6,18 @@ describes it; in short::
 
     drekki players=4 countdown=15 seed=7
     phase bidding
-    facing 2
-    horde 2-5 3-4 3-8 3-1 3-2 4-4 4-1 4-7 4-2 5-3
-    chosen 1 4 0 2
-    hands 0235 0123 12345 01345
-    auction high=5 leader=1 out=3 turn=2
-    tiles - 2-3 - 2-1
+    facing 0
+    horde 2-1 3-1 3-2 3-5 3-3 4-5 4-4 4-7 4-6 5-1
+    chosen 3 2 5 5
+    hands 04 13 13 04
+    auction high=6 leader=1 out=2 turn=3
+    tiles 2-5 - - 2-2
     markers - - - -
-    tears - 1 1 -
+    tears 1 - - -
     dropped 2-7
-    round 2-3 facing=1 cards=3052 leader=2 bid=6 colour=red stops=3
+    round 2-7 facing=1 cards=5441 leader=0 bid=12 colour=black stops=0
+    round 2-2 facing=0 cards=1503 leader=3 bid=11 colour=- stops=3
+    round 2-5 facing=3 cards=2022 leader=0 bid=8 colour=- stops=0
 
 Lists are written with "-" when empty; cards as digits, tiles by id and
 other values separated by commas. The duel (2 players) has ``piles``,
@@ -51,7 +53,7 @@ def format_text(data: dict[str, Any]) -> str:
     duel = data["players"] == 2
     auction = data["auction"]
     lines = [
-        f"drekki players={data['players']} countdown={data['countdown']} seed={json.dumps(data['seed'])}",
+        f"drekki players={data['players']} countdown={data['countdown']} seed={json.dumps(data['seed'], ensure_ascii=False)}",
         f"phase {data['phase']}",
         f"facing {data['facing']}",
         "horde " + (" ".join(data["horde"]) or EMPTY),
