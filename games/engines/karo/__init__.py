@@ -6,6 +6,7 @@ the starting player); each game has its own module.
 """
 
 from .eclaircissement import RULES as ECLAIRCISSEMENT
+from .quatre_en_ligne import RULES as QUATRE_EN_LIGNE
 from .rampants_sauteurs import RULES as RAMPANTS_SAUTEURS
 
-RULES = (RAMPANTS_SAUTEURS, ECLAIRCISSEMENT)
+RULES = (RAMPANTS_SAUTEURS, ECLAIRCISSEMENT, QUATRE_EN_LIGNE)

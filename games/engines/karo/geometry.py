@@ -8,15 +8,11 @@ or a line is written once. Two kinds of board live here:
   (3 x 8) and Éclaircissement (5 x 5) use it; move generation reads the
   precomputed ``steps`` / ``rays`` tables instead of doing arithmetic.
 - The open plane of Quatre en ligne, where tiles sit at integer coordinates
-  ``(x, y)`` that may grow in any direction. A place is packed into one int,
-  ``cell(x, y)``, so that a step is an addition and sets of places are sets of
-  ints. Places are written ``x,y`` in the notation (``-1,3``).
+  ``(x, y)`` that may grow in any direction (written ``x,y``, e.g. ``-1,3``).
+  :class:`Window` keeps such a board in a string, shifted into a fixed frame.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable, Iterable
-from functools import lru_cache
 
 Direction = tuple[int, int]
 
@@ -118,75 +114,74 @@ class Grid:
 
 # -- the open plane of Quatre en ligne ------------------------------------------------
 
-# A place (x, y) is the int x * STRIDE + y. Coordinates stay within +-LIMIT, far
-# beyond what any game reaches (a tile moves at most a board's width per turn).
-STRIDE = 1 << 32
-LIMIT = 1 << 30
-_HALF = STRIDE >> 1
+
+class Window:
+    """A fixed window onto the open plane, in which a board of moving tiles is kept.
+
+    A place in the window is the index ``y * stride + x``; a board is a string
+    with one character per place. The board is kept shifted so that its lowest
+    row and leftmost column are at ``margin``: then a step, a jump, or a look at
+    the four sides of a place never leaves the window (the stride leaves blank
+    columns on the right, the margin blank rows below), and two boards that
+    differ only by a shift are the same string.
+    """
+
+    def __init__(self, stride: int, rows: int, margin: int) -> None:
+        self.stride = stride
+        self.rows = rows
+        self.margin = margin
+        self.size = stride * rows
+        # 8 directions, clockwise from north, as index offsets
+        self.offsets: tuple[int, ...] = tuple(dx + dy * stride for dx, dy in DIRECTIONS)
+        self.sides: tuple[int, ...] = tuple(self.offsets[k] for k in ORTHOGONAL)
+        self.lines: tuple[int, ...] = tuple(self.offsets[k] for k in LINE_AXES)
+
+    def index(self, x: int, y: int) -> int:
+        return y * self.stride + x
+
+    def xy(self, i: int) -> tuple[int, int]:
+        return i % self.stride, i // self.stride
+
+    def column(self, board: str, x: int) -> str:
+        return board[x :: self.stride]
+
+    def row(self, board: str, y: int) -> str:
+        return board[y * self.stride : (y + 1) * self.stride]
 
 
-def cell(x: int, y: int) -> int:
-    return x * STRIDE + y
+def shift_text(board: str, k: int, blank: str) -> str:
+    """``board`` with every character moved ``k`` places down (k > 0) or up, blanks filling in."""
+    if k > 0:
+        return board[k:] + blank * k
+    if k < 0:
+        return blank * -k + board[:k]
+    return board
 
 
-def coords(c: int) -> tuple[int, int]:
-    x = (c + _HALF) // STRIDE
-    return x, c - x * STRIDE
-
-
-OFFSETS: tuple[int, ...] = tuple(cell(dx, dy) for dx, dy in DIRECTIONS)
-ORTHOGONAL_OFFSETS: tuple[int, ...] = tuple(OFFSETS[k] for k in ORTHOGONAL)
-LINE_OFFSETS: tuple[int, ...] = tuple(OFFSETS[k] for k in LINE_AXES)
-
-
-@lru_cache(maxsize=4096)
-def cell_name(c: int) -> str:
-    x, y = coords(c)
-    return f"{x},{y}"
-
-
-def parse_cell(text: str) -> int:
-    """``"x,y"`` to a place; ValueError on anything else."""
+def parse_place(text: str) -> tuple[int, int]:
+    """``"x,y"`` (whole numbers, maybe negative) to ``(x, y)``; ValueError otherwise."""
     xs, sep, ys = text.partition(",")
-    if not sep:
-        raise ValueError(f"{text!r} is not a place written x,y")
-    x, y = int(xs), int(ys)
-    if str(x) != xs or str(y) != ys:
-        raise ValueError(f"{text!r} is not a place written x,y")
-    if abs(x) > LIMIT or abs(y) > LIMIT:
-        raise ValueError(f"{text!r} is too far from the origin")
-    return cell(x, y)
+    if sep:
+        try:
+            x, y = int(xs), int(ys)
+        except ValueError:
+            pass
+        else:
+            if str(x) == xs and str(y) == ys:
+                return x, y
+    raise ValueError(f"{text!r} is not a place written x,y")
 
 
-def side_neighbours(c: int) -> tuple[int, int, int, int]:
-    n, e, s, w = ORTHOGONAL_OFFSETS
-    return (c + n, c + e, c + s, c + w)
-
-
-def is_connected(cells: Iterable[int]) -> bool:
-    """Whether the places form one group joined by sides (an empty group is)."""
-    todo = set(cells)
-    if not todo:
-        return True
-    stack = [todo.pop()]
-    while stack:
-        c = stack.pop()
-        for n in side_neighbours(c):
-            if n in todo:
-                todo.remove(n)
-                stack.append(n)
-    return not todo
-
-
-def run_length(c: int, offset: int, belongs: Callable[[int], bool]) -> int:
-    """How many consecutive places through ``c`` along ``offset`` (both ways) belong."""
+def run_length(board: str, i: int, offset: int) -> int:
+    """How many consecutive places through ``i`` along ``offset`` (both ways) hold ``board[i]``."""
+    piece = board[i]
     count = 1
-    n = c + offset
-    while belongs(n):
+    n = i + offset
+    while board[n] == piece:
         count += 1
         n += offset
-    n = c - offset
-    while belongs(n):
+    n = i - offset
+    while board[n] == piece:
         count += 1
         n -= offset
     return count

@@ -1,0 +1,657 @@
+"""Quatre en ligne (Karo): four marked pieces in a line on a board of moving tiles.
+
+Twenty tiles start as a 5 x 4 rectangle with corners at 0,0 and 4,3; tiles sit at
+integer coordinates ``x,y`` and the board may grow in any direction. Each seat
+has six pieces: ``P``/``M`` (plain: circle down; marked: circle up) for seat 0,
+``p``/``m`` for seat 1.
+
+Phase 1 (placement): the seats alternately place a plain piece on an empty tile
+(move ``x,y``), twelve turns in all. Phase 2 (movement): a piece steps to a
+neighbouring empty tile in one of 8 directions (``x,y>x,y``, no flip), or jumps
+over one neighbouring piece onto the empty tile right behind it (flips). A turn
+may start with a tile move, written ``tile-from>tile-to:piece-from>piece-to``:
+an empty tile with at least two free sides, whose lifting keeps the other 19
+joined by sides, goes to a new place touching one of them by a side (never back
+where it was), and one of the mover's pieces then steps or jumps onto it. Four
+or more marked pieces of one seat in a row, column or diagonal win.
+
+Inside, the board is a string in a fixed :class:`~.geometry.Window`, shifted so
+that its lowest row and leftmost column sit at the window's margin; the state
+remembers where that corner is in the players' coordinates. So positions that
+differ only by a shift of the whole board are the same string, which is what
+the repetition rule asks for.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ..base import JSON, Outcome, PositionError, Seat
+from .common import (
+    BOTH_STUCK,
+    EMPTY_SEEN,
+    NOBODY,
+    PASS,
+    SEATS,
+    KaroRules,
+    Seen,
+    close_turn,
+    last_from_json,
+    outcome_from_json,
+    pass_or,
+    seen_from_json,
+    seen_to_json,
+    starting_seat,
+)
+from .geometry import Window, parse_place, run_length, shift_text
+
+# Twenty connected tiles never span more than 20 places in x or y: with a margin
+# of 3 they stay within columns and rows 3-22, and every place a piece may reach
+# (2 further out) and every side of it lies inside the window.
+WINDOW = Window(stride=32, rows=27, margin=3)
+MARGIN = WINDOW.margin
+STRIDE = WINDOW.stride
+MAX_SPAN = 20
+NORTH, EAST, SOUTH, WEST = WINDOW.sides
+OFFSETS = WINDOW.offsets
+LINES = WINDOW.lines
+
+BLANK = " "  # no tile (written "-" in the notation)
+NO_TILE = "-"
+EMPTY = "."
+PLAIN = ("P", "p")
+MARKED = ("M", "m")
+OWNER = {"P": 0, "M": 0, "p": 1, "m": 1}
+FLIP = {"P": "M", "M": "P", "p": "m", "m": "p"}
+TILE_COUNT = 20
+PIECES_EACH = 6
+WIN_REASON = "four-in-line"
+
+# What play needs for each move: (PLACE, at) / (MOVE, start, end, jumped) /
+# (TILE, lift, target, start, jumped).
+PLACE = "place"
+MOVE = "move"
+TILE = "tile"
+
+
+class _Names(dict[int, str]):
+    """``x,y`` in the players' coordinates for each place of the window, built on first use."""
+
+    __slots__ = ("ox", "oy")
+
+    def __init__(self, ox: int, oy: int) -> None:
+        super().__init__()
+        self.ox = ox
+        self.oy = oy
+
+    def __missing__(self, i: int) -> str:
+        text = self[i] = f"{i % STRIDE + self.ox},{i // STRIDE + self.oy}"
+        return text
+
+
+_NAME_TABLES: dict[tuple[int, int], _Names] = {}
+
+
+def names_at(ox: int, oy: int) -> _Names:
+    table = _NAME_TABLES.get((ox, oy))
+    if table is None:
+        if len(_NAME_TABLES) >= 1024:
+            _NAME_TABLES.clear()
+        table = _NAME_TABLES[(ox, oy)] = _Names(ox, oy)
+    return table
+
+
+class Layout:
+    """How the tiles lie, shared unchanged by every state with the same tiles.
+
+    ``ox, oy`` are the players' coordinates of the window's place 0, so that
+    window place ``i`` is ``(i % 32 + ox, i // 32 + oy)``. The memos remember
+    what move generation asked about the tiles alone: whether a tile could be
+    lifted were it empty, and which tiles an empty place touches by a side.
+    """
+
+    __slots__ = ("ox", "oy", "names", "can_lift", "sides")
+
+    def __init__(self, ox: int, oy: int) -> None:
+        self.ox = ox
+        self.oy = oy
+        self.names = names_at(ox, oy)
+        self.can_lift: dict[int, bool] = {}
+        self.sides: dict[int, tuple[int, ...]] = {}
+
+    def place(self, text: str) -> int | None:
+        """The window place of ``"x,y"``, or None when it lies outside the window."""
+        x, y = parse_place(text)
+        x -= self.ox
+        y -= self.oy
+        if 0 <= x < STRIDE and 0 <= y < WINDOW.rows:
+            return WINDOW.index(x, y)
+        return None
+
+
+class QuatreState:
+    """One moment of a game. Treat as immutable: ``play`` builds a new one.
+
+    ``board`` has one character per window place: blank (no tile), ``.`` (an
+    empty tile) or a piece letter.
+    """
+
+    __slots__ = ("board", "layout", "turn", "seen", "outcome", "last", "_moves")
+
+    def __init__(
+        self,
+        board: str,
+        layout: Layout,
+        turn: Seat,
+        seen: Seen,
+        outcome: Outcome | None,
+        last: tuple[Seat, str] | None,
+    ) -> None:
+        self.board = board
+        self.layout = layout
+        self.turn = turn
+        self.seen = seen
+        self.outcome = outcome
+        self.last = last
+        self._moves: dict[str, Any] | None = None
+
+    @property
+    def placing(self) -> bool:
+        return self.board.count(EMPTY) > TILE_COUNT - 2 * PIECES_EACH
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.board, self.layout.ox, self.layout.oy, self.turn, self.seen, self.outcome, self.last)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, QuatreState):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash((self.board, self.layout.ox, self.layout.oy, self.turn, self.last))
+
+    def __repr__(self) -> str:
+        return f"QuatreState({format_board(self.board, self.layout.ox, self.layout.oy)!r}, turn={self.turn})"
+
+
+# -- the board ----------------------------------------------------------------------------
+
+
+def places(board: str, piece: str) -> list[int]:
+    """Every window place holding ``piece``, in order."""
+    out = []
+    i = board.find(piece)
+    while i >= 0:
+        out.append(i)
+        i = board.find(piece, i + 1)
+    return out
+
+
+def put(board: str, i: int, piece: str) -> str:
+    return board[:i] + piece + board[i + 1 :]
+
+
+def sides_of(board: str, i: int) -> tuple[int, ...]:
+    """The tiles sharing a side with place ``i``."""
+    sides: tuple[int, ...] = ()
+    if board[i + NORTH] != BLANK:
+        sides = (i + NORTH,)
+    if board[i + EAST] != BLANK:
+        sides += (i + EAST,)
+    if board[i + SOUTH] != BLANK:
+        sides += (i + SOUTH,)
+    if board[i + WEST] != BLANK:
+        sides += (i + WEST,)
+    return sides
+
+
+def liftable(board: str, t: int) -> bool:
+    """Tile ``t`` has at least two free sides and the others stay joined without it."""
+    sides = sides_of(board, t)
+    if len(sides) != 2:
+        return len(sides) < 2
+    a, b = sides
+    corner = a + b - t
+    if corner != t and board[corner] != BLANK:
+        return True  # two neighbours at right angles, joined through the tile between them
+    return joined_without(board, t, a, b)
+
+
+def joined_without(board: str, gone: int, a: int, b: int) -> bool:
+    """Whether tiles ``a`` and ``b`` are joined by sides without the tile on ``gone``."""
+    seen = {gone, a}
+    stack = [a]
+    while stack:
+        c = stack.pop()
+        for n in (c + NORTH, c + EAST, c + SOUTH, c + WEST):
+            if board[n] != BLANK and n not in seen:
+                if n == b:
+                    return True
+                seen.add(n)
+                stack.append(n)
+    return False
+
+
+def all_joined(board: str) -> bool:
+    tiles = [i for i, ch in enumerate(board) if ch != BLANK]
+    todo = set(tiles[1:])
+    stack = tiles[:1]
+    while stack:
+        c = stack.pop()
+        for n in (c + NORTH, c + EAST, c + SOUTH, c + WEST):
+            if n in todo:
+                todo.remove(n)
+                stack.append(n)
+    return not todo
+
+
+def generate(state: QuatreState, seat: Seat) -> dict[str, tuple[Any, ...]]:
+    if state.placing:
+        names = state.layout.names
+        return {names[i]: (PLACE, i) for i in places(state.board, EMPTY)}
+    return generate_movement(state.board, state.layout, seat)
+
+
+def generate_movement(board: str, layout: Layout, seat: Seat) -> dict[str, tuple[Any, ...]]:
+    """Steps, jumps and tile moves of ``seat`` in the movement phase.
+
+    The hottest function of the box (random playouts spend most of their time
+    here), hence the layout's memos read inline.
+    """
+    names = layout.names
+    lift_memo = layout.can_lift
+    lifts = []
+    for t in places(board, EMPTY):
+        can = lift_memo.get(t)
+        if can is None:
+            can = lift_memo[t] = liftable(board, t)
+        if can:
+            lifts.append(t)
+    mine = places(board, PLAIN[seat]) + places(board, MARKED[seat])
+    mine.sort()
+    out: dict[str, tuple[Any, ...]] = {}
+    # (place with no tile, piece, jumped): where a piece could go were a tile moved there
+    targets: list[tuple[int, int, bool]] = []
+    for c in mine:
+        from_name = names[c]
+        for d in OFFSETS:
+            n = c + d
+            ch = board[n]
+            if ch == EMPTY:
+                out[f"{from_name}>{names[n]}"] = (MOVE, c, n, False)
+            elif ch == BLANK:
+                if lifts:
+                    targets.append((n, c, False))
+            else:
+                j = n + d
+                ch = board[j]
+                if ch == EMPTY:
+                    out[f"{from_name}>{names[j]}"] = (MOVE, c, j, True)
+                elif ch == BLANK and lifts:
+                    targets.append((j, c, True))
+    if not targets:
+        return out
+    side_memo = layout.sides
+    for target, start, jumped in targets:
+        sides = side_memo.get(target)
+        if sides is None:
+            sides = side_memo[target] = sides_of(board, target)
+        if not sides:
+            continue  # a tile there would touch the board only by a corner
+        # a tile touching nothing but the place it left would float free
+        only = sides[0] if len(sides) == 1 else -1
+        to = names[target]
+        tail = f">{to}:{names[start]}>{to}"
+        for lift in lifts:
+            if lift != only:
+                out[names[lift] + tail] = (TILE, lift, target, start, jumped)
+    return out
+
+
+def four_in_line(board: str, at: int) -> bool:
+    """Whether the piece on ``at`` belongs to a line of four or more of the same letter."""
+    return any(run_length(board, at, off) >= 4 for off in LINES)
+
+
+def has_line(board: str, seat: Seat) -> bool:
+    return any(four_in_line(board, i) for i in places(board, MARKED[seat]))
+
+
+def lowest_corner(board: str) -> tuple[int, int]:
+    """The window column and row of the board's leftmost tiles and lowest tiles."""
+    x = next(x for x in range(STRIDE) if WINDOW.column(board, x).strip())
+    y = next(y for y in range(WINDOW.rows) if WINDOW.row(board, y).strip())
+    return x, y
+
+
+def settle(board: str, ox: int, oy: int) -> tuple[str, int, int]:
+    """Shift the board back to the window's margin, keeping the players' coordinates."""
+    x, y = lowest_corner(board)
+    dx, dy = x - MARGIN, y - MARGIN
+    if dx == 0 and dy == 0:
+        return board, ox, oy
+    return shift_text(board, dx + dy * STRIDE, BLANK), ox + dx, oy + dy
+
+
+def position_key(board: str, turn: Seat) -> str:
+    return board + "01"[turn]
+
+
+# -- text --------------------------------------------------------------------------------
+
+
+def format_board(board: str, ox: int, oy: int) -> str:
+    """``origin rows``: the lowest corner in the players' coordinates, then the rows, top first."""
+    top = max(y for y in range(WINDOW.rows) if WINDOW.row(board, y).strip())
+    right = max(x for x in range(STRIDE) if WINDOW.column(board, x).strip())
+    rows = [
+        board[y * STRIDE + MARGIN : y * STRIDE + right + 1].replace(BLANK, NO_TILE)
+        for y in range(top, MARGIN - 1, -1)
+    ]
+    return f"{MARGIN + ox},{MARGIN + oy} {'/'.join(rows)}"
+
+
+def key_text(key: str) -> str:
+    """A recorded position as text, with its lowest corner at 0,0."""
+    return f"{format_board(key[:-1], -MARGIN, -MARGIN)} {key[-1]}"
+
+
+def parse_board(origin_text: str, rows_text: str) -> tuple[str, Layout]:
+    try:
+        x0, y0 = parse_place(origin_text)
+    except ValueError as error:
+        raise PositionError(f"bad origin: {error}") from None
+    rows = rows_text.split("/")
+    width = len(rows[0])
+    if not width or any(len(r) != width for r in rows):
+        raise PositionError(f"{rows_text!r}: every row must have the same, non-zero length")
+    if width > MAX_SPAN or len(rows) > MAX_SPAN:
+        raise PositionError(f"{TILE_COUNT} joined tiles never span more than {MAX_SPAN} places")
+    bad = set(rows_text) - set("-.PMpm/")
+    if bad:
+        raise PositionError(f"unknown square content {''.join(sorted(bad))!r} (use - . P M p m)")
+    if rows[0].strip(NO_TILE) == "" or rows[-1].strip(NO_TILE) == "":
+        raise PositionError("the top and bottom rows must hold tiles (the origin is the board's lowest corner)")
+    if all(r[0] == NO_TILE for r in rows) or all(r[-1] == NO_TILE for r in rows):
+        raise PositionError("the first and last columns must hold tiles (the origin is the board's lowest corner)")
+    cells = [BLANK] * WINDOW.size
+    for k, row in enumerate(rows):
+        y = MARGIN + len(rows) - 1 - k
+        for x, ch in enumerate(row, start=MARGIN):
+            if ch != NO_TILE:
+                cells[WINDOW.index(x, y)] = ch
+    board = "".join(cells)
+    tiles = WINDOW.size - board.count(BLANK)
+    if tiles != TILE_COUNT:
+        raise PositionError(f"the board has {tiles} tiles, not {TILE_COUNT}")
+    if not all_joined(board):
+        raise PositionError("the tiles are not all joined by their sides")
+    return board, Layout(x0 - MARGIN, y0 - MARGIN)
+
+
+START_BOARD, START_LAYOUT = parse_board("0,0", "...../...../...../.....")
+
+
+# -- the rules ----------------------------------------------------------------------------
+
+
+class QuatreEnLigne(KaroRules):
+    slug: ClassVar[str] = "quatre-en-ligne"
+    title: ClassVar[str] = "Quatre en ligne"
+
+    def new_game(self, num_players: int, seed: JSON = 0, options: Mapping[str, JSON] | None = None) -> QuatreState:
+        self.check_players(num_players)
+        chosen = self.validate_options(options)
+        first = starting_seat(self.slug, seed, chosen["first_player"])
+        seen = EMPTY_SEEN.add(position_key(START_BOARD, first))[0]
+        return QuatreState(START_BOARD, START_LAYOUT, first, seen, None, None)
+
+    def to_act(self, state: QuatreState) -> tuple[Seat, ...]:
+        return NOBODY if state.outcome is not None else SEATS[state.turn]
+
+    def _moves_for(self, state: QuatreState, seat: Seat) -> dict[str, Any]:
+        moves = state._moves
+        if moves is None:
+            moves = state._moves = pass_or(generate(state, seat))
+        return moves
+
+    def _is_stuck(self, state: QuatreState, seat: Seat) -> bool:
+        if seat == state.turn:
+            return PASS in self._moves_for(state, seat)
+        return not generate(state, seat)
+
+    def _apply(self, state: QuatreState, seat: Seat, move: str, detail: Any) -> QuatreState:
+        last = (seat, move)
+        board, layout = state.board, state.layout
+        if detail == PASS:
+            return self._close(board, layout, seat, state.seen, False, last)
+        kind = detail[0]
+        if kind == PLACE:
+            # A placed piece never leaves the board: no earlier position comes back.
+            return self._close(put(board, detail[1], PLAIN[seat]), layout, seat, EMPTY_SEEN, False, last)
+        if kind == MOVE:
+            _, start, end, jumped = detail
+        else:
+            _, lift, end, start, jumped = detail
+            board = put(board, lift, BLANK)
+        piece = board[start]
+        if jumped:
+            piece = FLIP[piece]
+        board = put(put(board, start, EMPTY), end, piece)
+        won = piece == MARKED[seat] and four_in_line(board, end)
+        if kind == TILE:
+            board, ox, oy = settle(board, layout.ox, layout.oy)
+            layout = Layout(ox, oy)
+        return self._close(board, layout, seat, state.seen, won, last)
+
+    def _close(
+        self, board: str, layout: Layout, mover: Seat, seen: Seen, won: bool, last: tuple[Seat, str]
+    ) -> QuatreState:
+        """The state that ends ``mover``'s turn, with the checks RULES.md orders."""
+        turn = 1 - mover
+        new = QuatreState(board, layout, turn, seen, None, last)
+        new.seen, new.outcome = close_turn(
+            mover, won, WIN_REASON, seen, position_key(board, turn), lambda s: self._is_stuck(new, s)
+        )
+        return new
+
+    # -- why a move is refused -------------------------------------------------------------
+
+    def _why_illegal(self, state: QuatreState, seat: Seat, move: Any) -> str:
+        if not isinstance(move, str):
+            return f"a move is text, not {move!r}"
+        if move == PASS:
+            return "you may pass only when you have no legal move"
+        try:
+            if state.placing:
+                return self._why_not_placed(state, move)
+            if ":" in move:
+                return self._why_not_tile_move(state, seat, move)
+            if ">" in move:
+                start, _, end = move.partition(">")
+                return self._why_not_moved(state.board, state.layout, seat, start, end)
+        except ValueError as error:
+            return f"{move!r} cannot be read: {error}"
+        return "all pieces are placed: move one, written from>to like 1,2>2,2, with a tile move before it if you like"
+
+    def _why_not_placed(self, state: QuatreState, move: str) -> str:
+        if ">" in move:
+            return "pieces are still being placed: write the tile to place on, like 2,1"
+        at = state.layout.place(move)
+        if at is None or state.board[at] == BLANK:
+            return f"there is no tile at {move}"
+        return f"the tile at {move} already holds a piece"
+
+    def _why_not_moved(self, board: str, layout: Layout, seat: Seat, start_text: str, end_text: str) -> str:
+        start, end = layout.place(start_text), layout.place(end_text)
+        piece = BLANK if start is None else board[start]
+        if piece not in OWNER or OWNER[piece] != seat:
+            return f"there is no piece of yours on {start_text}"
+        if end is None or board[end] == BLANK:
+            return f"there is no tile at {end_text}"
+        if board[end] != EMPTY:
+            return f"the tile at {end_text} already holds a piece"
+        (sx, sy), (ex, ey) = WINDOW.xy(start), WINDOW.xy(end)
+        dx, dy = ex - sx, ey - sy
+        if max(abs(dx), abs(dy)) == 2 and dx % 2 == 0 and dy % 2 == 0:
+            over = WINDOW.index(sx + dx // 2, sy + dy // 2)
+            if board[over] not in OWNER:
+                return f"a jump needs a piece to jump over on {layout.names[over]}"
+        return f"{start_text}>{end_text} is neither a step to a neighbouring tile nor a jump over one piece"
+
+    def _why_not_tile_move(self, state: QuatreState, seat: Seat, move: str) -> str:
+        tile_part, _, piece_part = move.partition(":")
+        lift_text, sep1, target_text = tile_part.partition(">")
+        start_text, sep2, end_text = piece_part.partition(">")
+        if not sep1 or not sep2:
+            return f"{move!r} is not a tile move: write tile-from>tile-to:piece-from>piece-to"
+        board, layout = state.board, state.layout
+        lift, target = layout.place(lift_text), layout.place(target_text)
+        if parse_place(end_text) != parse_place(target_text):
+            return "after a tile move, the piece must move onto the moved tile"
+        if lift is None or board[lift] == BLANK:
+            return f"there is no tile at {lift_text}"
+        if board[lift] != EMPTY:
+            return f"the tile at {lift_text} holds a piece; only an empty tile may be moved"
+        free = 4 - len(sides_of(board, lift))
+        if free < 2:
+            return f"the tile at {lift_text} has {free} free side(s); a moved tile needs at least two"
+        if not liftable(board, lift):
+            return f"lifting the tile at {lift_text} would split the board"
+        if target == lift:
+            return "a moved tile cannot go back where it was"
+        if target is not None and board[target] != BLANK:
+            return f"there is already a tile at {target_text}"
+        lifted = put(board, lift, BLANK)
+        if target is None or not sides_of(lifted, target):
+            return f"a tile at {target_text} would touch no other tile by a side"
+        reason = self._why_not_moved(put(lifted, target, EMPTY), layout, seat, start_text, end_text)
+        return f"no piece can reach the moved tile that way: {reason}"
+
+    # -- views -----------------------------------------------------------------------------
+
+    def view(self, state: QuatreState, seat: Seat | None) -> dict[str, JSON]:
+        board, layout = state.board, state.layout
+        tiles: list[dict[str, JSON]] = []
+        pieces: list[dict[str, JSON]] = []
+        for i, ch in enumerate(board):
+            if ch == BLANK:
+                continue
+            x, y = WINDOW.xy(i)
+            place = {"square": layout.names[i], "x": x + layout.ox, "y": y + layout.oy}
+            tiles.append(place)
+            if ch != EMPTY:
+                marked = ch in MARKED
+                pieces.append(
+                    {**place, "owner": OWNER[ch], "marked": marked, "circle": "up" if marked else "down"}
+                )
+        xs = [t["x"] for t in tiles]
+        ys = [t["y"] for t in tiles]
+        return {
+            "game": self.slug,
+            "seat": seat,
+            "phase": "over" if state.outcome else ("placement" if state.placing else "movement"),
+            "board": {
+                "tiles": tiles,
+                "pieces": pieces,
+                "bounds": {"min_x": min(xs), "min_y": min(ys), "max_x": max(xs), "max_y": max(ys)},
+            },
+            "placed": [board.count(PLAIN[s]) + board.count(MARKED[s]) for s in (0, 1)],
+            "to_act": list(self.to_act(state)),
+            "last_move": None if state.last is None else {"seat": state.last[0], "move": state.last[1]},
+            "legal_moves": [] if seat is None else self.legal_moves(state, seat),
+            "position": self.format_position(state),
+            "seen": seen_to_json(state.seen, key_text),
+            "outcome": None if state.outcome is None else state.outcome.to_dict(),
+        }
+
+    def state_from_view(self, view: Mapping[str, JSON], seat: Seat | None, rng: random.Random) -> QuatreState:
+        # Nothing is hidden in this game: the view rebuilds the exact state.
+        state = self.parse_position(str(view["position"]))
+        return self._restore(state, view.get("seen", {}), view.get("last_move"), view.get("outcome"))
+
+    def _restore(self, state: QuatreState, seen: JSON, last: JSON, outcome: JSON) -> QuatreState:
+        return QuatreState(
+            state.board,
+            state.layout,
+            state.turn,
+            seen_from_json(seen, self._text_key),
+            outcome_from_json(outcome),
+            last_from_json(last),
+        )
+
+    def _text_key(self, text: str) -> str:
+        state = self.parse_position(text)
+        return position_key(state.board, state.turn)
+
+    # -- notation and storage ------------------------------------------------------------
+
+    def format_position(self, state: QuatreState) -> str:
+        return f"{format_board(state.board, state.layout.ox, state.layout.oy)} {state.turn}"
+
+    def parse_position(self, text: str) -> QuatreState:
+        if not isinstance(text, str):
+            raise PositionError(f"a position is text, not {text!r}")
+        fields = text.split(" ")
+        if len(fields) != 3 or fields[2] not in ("0", "1"):
+            raise PositionError(f"{text!r} must be: origin x,y, the rows top first separated by '/', the seat to move")
+        board, layout = parse_board(fields[0], fields[1])
+        turn = int(fields[2])
+        counts = [board.count(PLAIN[s]) + board.count(MARKED[s]) for s in (0, 1)]
+        if sum(counts) < 2 * PIECES_EACH:
+            if any(m in board for m in MARKED):
+                raise PositionError("no piece is marked while pieces are being placed")
+            if not counts[turn] <= counts[1 - turn] <= counts[turn] + 1:
+                raise PositionError(f"seat {turn} cannot be placing with {counts[0]} and {counts[1]} pieces placed")
+        elif counts != [PIECES_EACH, PIECES_EACH]:
+            raise PositionError(f"each seat has six pieces, not {counts[0]} and {counts[1]}")
+        state = QuatreState(board, layout, turn, EMPTY_SEEN.add(position_key(board, turn))[0], None, None)
+        for s in (1 - turn, turn):
+            if has_line(board, s):
+                state.outcome = Outcome.win(s, 2, WIN_REASON)
+                return state
+        if self._is_stuck(state, turn) and self._is_stuck(state, 1 - turn):
+            state.outcome = Outcome.draw(2, BOTH_STUCK)
+        return state
+
+    def dump(self, state: QuatreState) -> dict[str, JSON]:
+        return {
+            "position": self.format_position(state),
+            "seen": seen_to_json(state.seen, key_text),
+            "last": None if state.last is None else {"seat": state.last[0], "move": state.last[1]},
+            "outcome": None if state.outcome is None else state.outcome.to_dict(),
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> QuatreState:
+        if not isinstance(data, Mapping) or not isinstance(data.get("position"), str):
+            raise PositionError("a stored game needs its position text")
+        state = self.parse_position(data["position"])
+        return self._restore(state, data.get("seen", {}), data.get("last"), data.get("outcome"))
+
+    # -- for bots ------------------------------------------------------------------------
+
+    def evaluate(self, state: QuatreState, seat: Seat) -> float:
+        """Marked pieces, and lines of four still open to a seat weighed by how full they are."""
+        if state.outcome is not None:
+            return self.utility(state.outcome, seat)
+        board = state.board
+        score = [0.0, 0.0]
+        for s in (0, 1):
+            plain, marked = PLAIN[s], MARKED[s]
+            theirs = PLAIN[1 - s] + MARKED[1 - s]
+            mine = places(board, plain) + places(board, marked)
+            score[s] += board.count(marked)
+            windows = {(c - back * off, off) for c in mine for off in LINES for back in range(4)}
+            for first, off in windows:
+                window = [board[first + k * off] for k in range(4)]
+                if any(p in theirs for p in window):
+                    continue  # the other seat blocks this line
+                m = window.count(marked)
+                score[s] += m * m + 0.25 * window.count(plain)
+        return 0.5 + 0.5 * math.tanh((score[seat] - score[1 - seat]) / 20.0)
+
+
+RULES = QuatreEnLigne()
