@@ -44,8 +44,12 @@ def power_colour(card: int) -> int:
     return card // 2
 
 
+_MASK_CARDS = tuple(tuple(v for v in CARD_VALUES if mask >> v & 1) for mask in range(1 << 6))
+
+
 def mask_cards(mask: int) -> tuple[int, ...]:
-    return tuple(v for v in CARD_VALUES if mask >> v & 1)
+    """The cards of a 6-bit mask, in rising order."""
+    return _MASK_CARDS[mask]
 
 
 def cards_mask(cards: Any) -> int:
@@ -155,9 +159,13 @@ def mage_label(players: int, mage: int) -> str:
 
 
 def seat_burns(state: DrekkiState, seat: int) -> int:
-    return sum(
-        sum(TILES[t].burns for t in state.tiles[m]) + sum(state.markers[m]) for m in state.mages_of(seat)
-    )
+    burns = state.memo.get("burns")
+    if burns is None:
+        burns = state.memo["burns"] = tuple(
+            sum(sum(TILES[t].burns for t in state.tiles[m]) + sum(state.markers[m]) for m in state.mages_of(s))
+            for s in range(state.players)
+        )
+    return burns[seat]
 
 
 def seat_score(state: DrekkiState, seat: int) -> int:
