@@ -1,0 +1,141 @@
+"""The heuristic Drekki bot: legal play from its view only, and sensible choices."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import bots
+from games.bots.drekki import DrekkiHeuristicBot
+from games.bots.random_bot import RandomBot
+from games.engines.base import play_sequence
+from games.engines.drekki import RULES
+from games.engines.drekki.tiles import TILES
+
+PLAN = ((2, 4), (3, 4), (4, 4), (5, 1))
+
+
+def position(players: int, current: str, hands: list[str], facing: int = 0):
+    levels = [b for b, n in PLAN for _ in range(n)]
+    pools = {b: [t.id for t in TILES if t.burns == b and t.id != current] for b, _ in PLAN}
+    horde = [current] + [pools[levels[k]].pop(0) for k in range(1, 13)]
+    text = "\n".join(
+        [
+            f"drekki players={players} countdown=15 seed=1",
+            "phase cards",
+            f"facing {facing}",
+            "horde " + " ".join(horde),
+            "chosen " + " ".join(["-"] * players),
+            "hands " + " ".join(hands),
+            "auction high=- leader=- out=- turn=-",
+            "tiles " + " ".join(["-"] * players),
+            "markers " + " ".join(["-"] * players),
+            "tears " + " ".join(["-"] * players),
+            "dropped -",
+        ]
+    )
+    return RULES.parse_position(text)
+
+
+def infinite_tile():
+    return next(t for t in TILES if t.burns == 2 and t.auction == "infinite")
+
+
+def choose(state, seat: int, seed: int = 0) -> str:
+    return DrekkiHeuristicBot(RULES, seed=seed).choose(RULES.view(state, seat), seat)
+
+
+def test_the_medium_level_of_drekki_is_the_heuristic_bot():
+    assert isinstance(bots.make("medium", RULES, seed=1), DrekkiHeuristicBot)
+    assert "heuristic" in bots.kinds(RULES)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_it_plays_whole_games_with_legal_moves_only(players):
+    state = RULES.new_game(players, seed=players)
+    seats = [DrekkiHeuristicBot(RULES, seed=s) for s in range(players)]
+    rng = random.Random(players)
+    while not RULES.is_over(state):
+        seat = rng.choice(RULES.to_act(state))
+        move = seats[seat].choose(RULES.view(state, seat), seat)
+        assert move in RULES.legal_moves(state, seat)
+        state = RULES.play(state, seat, move)
+    assert RULES.outcome(state) is not None
+
+
+def test_it_withdraws_when_no_raise_can_hold():
+    # Seat 0 and seat 2 can only hold 0 or 1: with its own 0, the total is at most 2.
+    state = position(3, infinite_tile().id, ["01", "012345", "01"])
+    state = play_sequence(RULES, state, [(0, "play 1"), (1, "play 0"), (2, "play 1"), (0, "bid 2")])
+    assert choose(state, 1) == "withdraw"
+
+
+def test_it_raises_by_the_least_step_when_the_total_is_surely_high():
+    state = position(3, infinite_tile().id, ["45", "45", "45"])
+    state = play_sequence(RULES, state, [(0, "play 4"), (1, "play 5"), (2, "play 4"), (0, "bid 1")])
+    assert choose(state, 1) == "bid 2"
+
+
+def test_as_opener_it_bids_high_but_never_beyond_what_the_cards_can_show():
+    state = position(3, infinite_tile().id, ["45", "45", "45"])
+    state = play_sequence(RULES, state, [(0, "play 5"), (1, "play 4"), (2, "play 4")])
+    bid = int(choose(state, 0).split()[1])
+    assert 13 <= bid <= 15
+
+
+def test_it_lays_a_card_that_keeps_the_dragon_off_itself():
+    t = infinite_tile()
+    # The other seats can each play one colour only; seat 1's card decides the majority.
+    hands = ["01", "012345", "45", "23"]
+    stops = {c: t.moves[c] % 4 for c in range(3)}
+    if len(set(stops.values())) < 3 or 1 not in stops.values():
+        pytest.skip("the tile does not separate the three colours")
+    state = position(4, t.id, hands, facing=0)
+    for seed in range(5):
+        card = int(choose(state, 1, seed).split()[1])
+        assert stops[card // 2] != 1
+
+
+def test_a_winner_on_a_tie_sends_the_dragon_onto_another_seat():
+    t = infinite_tile()
+    yellow, black = t.moves[0] % 4, t.moves[2] % 4
+    if yellow == black:
+        pytest.skip("the tile moves yellow and black alike")
+    # Make the winner sit where one of the two colours would send the dragon.
+    winner = yellow
+    state = position(4, t.id, ["012345"] * 4, facing=0)
+    state = play_sequence(RULES, state, [(0, "play 0"), (1, "play 1"), (2, "play 4"), (3, "play 5")])
+    moves = [(0, "bid 0")] if winner != 0 else [(0, "bid 1")]
+    seat = 1
+    while seat != 0:
+        moves.append((seat, "bid 1" if seat == winner else "withdraw"))
+        seat = (seat + 1) % 4
+    if winner != 0:
+        moves.append((0, "withdraw"))
+    state = play_sequence(RULES, state, moves)
+    assert RULES.to_act(state) == (winner,)
+    assert choose(state, winner) == "colour black"
+
+
+def test_in_the_duel_it_picks_a_pile_then_keeps_a_drawn_card():
+    state = RULES.new_game(2, seed=8)
+    move = choose(state, 0)
+    assert move in ("top A1", "top A2")
+    state = RULES.play(state, 0, move)
+    assert choose(state, 0) in RULES.legal_moves(state, 0)
+
+
+def test_it_beats_random_players_by_a_wide_margin():
+    total = 0.0
+    games = 12
+    for g in range(games):
+        state = RULES.new_game(4, seed=500 + g)
+        hero = g % 4
+        seats = [DrekkiHeuristicBot(RULES, seed=g) if s == hero else RandomBot(RULES, seed=g * 4 + s) for s in range(4)]
+        rng = random.Random(g)
+        while not RULES.is_over(state):
+            seat = rng.choice(RULES.to_act(state))
+            state = RULES.play(state, seat, seats[seat].choose(RULES.view(state, seat), seat))
+        total += RULES.utility(RULES.outcome(state), hero)
+    assert total / games > 0.75
