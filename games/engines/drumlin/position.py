@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.engines.base import JSON, Outcome, PositionError
 
 from . import board as B
@@ -35,6 +37,16 @@ def _check_board(board: Board, where: str) -> int:
         if pieces[seat] > MAX_PIECES:
             raise PositionError(f"{where}: {B.SEAT_NAMES[seat]} has {pieces[seat]} pieces; a herd has 12")
     return drumlin
+
+
+@lru_cache(maxsize=4096)
+def _history_board(text: str) -> Board:
+    """A board of the repetition record. Views carry the record on every move and bots
+    rebuild states from views, so the same boards are read again and again: keep them.
+    """
+    board = N.parse_board(text)
+    _check_board(board, "board")
+    return board
 
 
 def _herd(board: Board) -> tuple[int, int]:
@@ -89,10 +101,9 @@ def parse_position(text: str) -> State:
             boards = history_text.split(";")
             for i, entry in enumerate(boards):
                 try:
-                    past = N.parse_board(entry)
+                    past = _history_board(entry)
                 except PositionError as error:
                     raise PositionError(f"history entry {i + 1}: {error}") from None
-                _check_board(past, f"history entry {i + 1}")
                 # The seat to move alternates back from the current position.
                 earlier.append(((side + len(boards) - i) % 2, past))
         seen = tuple(earlier) + (current,)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import lru_cache
 from games.engines.base import JSON, IllegalMove, Option, Outcome, PositionError, Rules, Seat
 
 from . import board as B
@@ -304,6 +305,13 @@ def _apply_departure(state: State, board: list[int], herd: list[int], egg: int, 
     return _end_turn(state, tuple(board), state.fives, herd_t, True, move)
 
 
+@lru_cache(maxsize=4096)
+def _history_text(board: Board) -> str:
+    """Board text of a repetition-record entry. Every view carries the record, so the
+    same boards are written again and again: keep them."""
+    return N.format_board(board)
+
+
 # -- the rules object -------------------------------------------------------------------------
 
 START_BOARD = N.parse_board("e1e1e1e1/8/1e1e1e1e/8/e1e1e1e1/1E1E1E1E/8/E1E1E1E1/8/1E1E1E1E")
@@ -370,7 +378,7 @@ class DrumlinRules(Rules):
     def format_position(self, state: State) -> str:
         history = "-"
         if state.step == TURN and len(state.seen) > 1:
-            history = ";".join(N.format_board(board) for _, board in state.seen[:-1])
+            history = ";".join(_history_text(board) for _, board in state.seen[:-1])
         return " ".join(
             (
                 N.format_board(state.board),
