@@ -260,8 +260,7 @@ def _game_values(cols: dict[str, int], row: list[str], number: int, report: Impo
     except _Bad as exc:
         report.rejected.append(Line(number, str(exc)))
         return None
-    if notes:
-        report.adjusted.append(Line(number, "; ".join(notes)))
+    values["_notes"] = notes
     return values
 
 
@@ -311,9 +310,12 @@ def _import_games(header, rows, report: ImportReport, progress: Progress | None,
         if values["bgg_id"] in first_line:
             report.rejected.append(Line(number, f"same BoardGameGeek id as line {first_line[values['bgg_id']]}"))
             continue
+        first_line[values["bgg_id"]] = number
+        notes = values.pop("_notes")
         if limit_ids is not None and values["bgg_id"] not in limit_ids:
             continue
-        first_line[values["bgg_id"]] = number
+        if notes:
+            report.adjusted.append(Line(number, "; ".join(notes)))
         parsed[values["bgg_id"]] = values
     report.rows = len(rows)
     total = len(parsed)

@@ -20,6 +20,8 @@ from catalog import text as textlib
 
 LANGUAGES = [("fr", _("French")), ("de", _("German")), ("en", _("English"))]
 TESSERACT_LANG = {"fr": "fra", "de": "deu", "en": "eng"}
+# Weight bands of the filter: [low, high) on BoardGameGeek's 1-5 scale.
+WEIGHT_BANDS = {"light": (1, 2), "medium": (2, 3.25), "heavy": (3.25, 5.01)}
 SHELF_RE = re.compile(r"^[A-Z]{1,3}[0-9]{1,3}#?$")
 
 
@@ -126,6 +128,33 @@ class GameQuerySet(models.QuerySet):
             Q(copies__status=Copy.Status.AVAILABLE)
             | Q(kind=Game.Kind.IN_BOX, base_game__copies__status=Copy.Status.AVAILABLE)
         ).distinct()
+
+    def matching(self, f: dict) -> GameQuerySet:
+        """The games that pass the catalogue's filters (a cleaned FilterForm's data)."""
+        qs = self
+        players = f.get("players")
+        if players:
+            qs = qs.filter(Q(min_players__lte=players) | Q(min_players__isnull=True)).filter(
+                Q(max_players__gte=players) | Q(max_players__isnull=True, min_players__isnull=False)
+            )
+            if f.get("best"):
+                qs = qs.filter(best_min_players__lte=players, best_max_players__gte=players)
+        if f.get("time"):
+            qs = qs.filter(min_time__lte=f["time"])
+        if f.get("age"):
+            qs = qs.filter(min_age__lte=f["age"])
+        weight = f.get("weight")
+        if weight in WEIGHT_BANDS:
+            low, high = WEIGHT_BANDS[weight]
+            qs = qs.filter(weight__gte=low, weight__lt=high)
+        if f.get("language") not in (None, ""):
+            qs = qs.filter(language_dependence__lte=int(f["language"]))
+        for kind in ("category", "mechanic", "theme"):
+            if f.get(kind):
+                qs = qs.filter(terms__kind=kind, terms__slug=f[kind])
+        if f.get("available"):
+            qs = qs.available_now()
+        return qs
 
     def with_card_data(self) -> GameQuerySet:
         """What a result card shows, in one query."""
@@ -245,6 +274,12 @@ class Game(models.Model):
 
     def rules_url(self) -> str:
         return reverse("catalog:rules", args=[self.slug])
+
+    @property
+    def year_label(self) -> str:
+        if self.year is not None and self.year < 0:
+            return _("%(year)d BCE") % {"year": -self.year}
+        return str(self.year or "")
 
     @property
     def players_label(self) -> str:

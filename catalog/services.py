@@ -80,7 +80,7 @@ class Upload:
     data: bytes
 
 
-def _check_upload(upload: Upload, allow_text: bool = False) -> str:
+def check_upload(upload: Upload, allow_text: bool = False) -> str:
     if not upload.data:
         raise CatalogError(f"{upload.name}: the file is empty")
     if len(upload.data) > MAX_UPLOAD_BYTES:
@@ -116,7 +116,7 @@ def add_scanned_document(game: Game, uploads: list[Upload], **fields) -> Documen
     """A document from scans (PDF or images, in order), queued for text extraction."""
     if not uploads:
         raise CatalogError("choose at least one file")
-    kinds = [_check_upload(u) for u in uploads]
+    kinds = [check_upload(u) for u in uploads]
     document = _new_document(game, fields)
     for position, (upload, kind) in enumerate(zip(uploads, kinds)):
         _store_file(document, upload, kind, position)
@@ -128,7 +128,7 @@ def add_scanned_document(game: Game, uploads: list[Upload], **fields) -> Documen
 @transaction.atomic
 def add_files(document: Document, uploads: list[Upload]) -> Document:
     """More scans for an existing document; its text is extracted again."""
-    kinds = [_check_upload(u) for u in uploads]
+    kinds = [check_upload(u) for u in uploads]
     start = document.files.count()
     for offset, (upload, kind) in enumerate(zip(uploads, kinds)):
         _store_file(document, upload, kind, start + offset)

@@ -1,6 +1,215 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""Catalogue pages: look up, check permission, call the model or a service, render."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core.paginator import Paginator
+from django.db.models import Count, Prefetch, Q
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import select_template
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from catalog import picker, qr, search, services
+from catalog.forms import FilterForm, MissingPartForm, PageCorrectionForm, PickerForm
+from catalog.models import Copy, Document, DocumentFile, DocumentPage, Game, MissingPart, Term
+
+PER_PAGE = 24
+ORDERINGS = {"popular": ("-owned_count", "title"), "title": ("title",), "year": ("-year", "title")}
 
 
 def index(request: HttpRequest) -> HttpResponse:
-    return render(request, "catalog/index.html")
+    terms = list(Term.objects.exclude(kind=Term.Kind.TAG).filter(games__isnull=False).distinct())
+    form = FilterForm(request.GET or None, terms=terms)
+    filters = form.cleaned_data if form.is_bound and form.is_valid() else {}
+    games = Game.objects.matching(filters) if filters else Game.objects.all()
+    query = filters.get("q", "")
+    rule_hits: list = []
+    if query:
+        ids = search.search_games(query, games)
+        page = Paginator(ids, PER_PAGE).get_page(request.GET.get("page"))
+        found = Game.objects.filter(id__in=list(page.object_list)).with_card_data().in_bulk()
+        results = [found[i] for i in page.object_list if i in found]
+        rule_hits = search.search_rules(query, request.user, limit=5)
+    else:
+        ordered = games.with_card_data().order_by(*ORDERINGS.get(filters.get("sort") or "popular"))
+        page = Paginator(ordered, PER_PAGE).get_page(request.GET.get("page"))
+        results = list(page.object_list)
+    params = request.GET.copy()
+    params.pop("page", None)
+    return render(request, "catalog/index.html", {
+        "form": form, "page": page, "results": results, "query": query, "rule_hits": rule_hits,
+        "params": params.urlencode(), "filtered": bool(filters) and form.active(),
+    })
+
+
+def _game(slug: str) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("base_game").prefetch_related(
+            "designers", "artists", "publishers", "terms", "editions__publisher", "children",
+        ),
+        slug=slug,
+    )
+
+
+def _documents(game: Game, user) -> list[Document]:
+    return list(
+        Document.objects.visible_to(user).filter(Q(game=game) | Q(game=game.base_game_id, game__isnull=False))
+        .select_related("original").annotate(page_count=Count("pages"))
+    )
+
+
+def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    game = _game(slug)
+    copies = Copy.objects.filter(Q(game=game) | Q(game_id=game.base_game_id) if game.kind == Game.Kind.IN_BOX else Q(game=game))
+    copies = copies.select_related("edition").prefetch_related(
+        Prefetch("missing_parts", queryset=MissingPart.objects.filter(found_at__isnull=True))
+    )
+    return render(request, "catalog/game.html", {
+        "game": game, "copies": list(copies), "documents": _documents(game, request.user),
+        "qr": qr.data_uri(qr.rules_address(game, get_language())),
+        "missing_form": MissingPartForm(),
+    })
+
+
+def rules(request: HttpRequest, slug: str) -> HttpResponse:
+    game = _game(slug)
+    written = None
+    if game.engine_slug:
+        lang = (get_language() or "fr")[:2]
+        try:
+            written = select_template([f"catalog/rules/{game.engine_slug}.{lang}.html", f"catalog/rules/{game.engine_slug}.fr.html"])
+        except TemplateDoesNotExist:
+            written = None
+    copy = None
+    if request.GET.get("exemplaire", "").isdigit():
+        copy = Copy.objects.filter(pk=int(request.GET["exemplaire"])).filter(
+            Q(game=game) | Q(game_id=game.base_game_id)
+        ).prefetch_related(Prefetch("missing_parts", queryset=MissingPart.objects.filter(found_at__isnull=True))).first()
+    return render(request, "catalog/rules.html", {
+        "game": game, "documents": _documents(game, request.user), "written": written.template.name if written else None,
+        "copy": copy,
+    })
+
+
+def _readable(request: HttpRequest, pk: int) -> Document:
+    return get_object_or_404(Document.objects.visible_to(request.user).select_related("game", "original"), pk=pk)
+
+
+def reader(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    document = _readable(request, pk)
+    pages = list(document.pages.only("id", "number", "thumbnail", "document_id"))
+    page = next((p for p in pages if p.number == number), None)
+    if page is None and (pages or number != 1):
+        raise Http404(_("No such page."))
+    if page is not None:
+        page = DocumentPage.objects.get(pk=page.pk)
+    # The other side: the original of a translation, or a translation of an original.
+    others = list(
+        Document.objects.visible_to(request.user).filter(
+            Q(pk=document.original_id) | Q(original=document)
+        ).exclude(pk=document.pk).order_by("language")
+    )
+    chosen = request.GET.get("avec", "")
+    other = next((d for d in others if str(d.pk) == chosen), others[0] if others else None)
+    other_page = other.pages.filter(number=number).first() if other else None
+    query = request.GET.get("q", "")[:200]
+    can_edit = request.user.is_staff and request.user.has_perm("catalog.change_documentpage")
+    return render(request, "catalog/reader.html", {
+        "document": document, "page": page, "pages": pages, "number": number, "query": query,
+        "other": other, "others": others, "other_page": other_page,
+        "previous": number - 1 if number > 1 else None,
+        "next": number + 1 if number < len(pages) else None,
+        "form": PageCorrectionForm(initial={"text": page.text}) if can_edit and page else None,
+    })
+
+
+@require_POST
+@staff_member_required
+def correct_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    if not request.user.has_perm("catalog.change_documentpage"):
+        raise Http404
+    page = get_object_or_404(DocumentPage, document_id=pk, number=number)
+    form = PageCorrectionForm(request.POST)
+    if form.is_valid():
+        try:
+            services.correct_page(page, form.cleaned_data["text"], request.user)
+            messages.success(request, _("Page %(n)d saved.") % {"n": number})
+        except services.CatalogError as exc:
+            messages.error(request, str(exc))
+    else:
+        messages.error(request, _("The transcription was not saved: %(errors)s") % {"errors": form.errors.as_text()})
+    return redirect("catalog:reader", pk, number)
+
+
+def page_image(request: HttpRequest, pk: int, number: int, size: str) -> FileResponse:
+    document = _readable(request, pk)
+    page = get_object_or_404(DocumentPage, document=document, number=number)
+    image = page.thumbnail if size == "vignette" else page.image
+    if not image:
+        raise Http404
+    return FileResponse(image.open("rb"), content_type="image/png")
+
+
+def document_file(request: HttpRequest, pk: int, file_id: int) -> FileResponse:
+    document = _readable(request, pk)
+    row = get_object_or_404(DocumentFile, document=document, pk=file_id)
+    return FileResponse(row.file.open("rb"), as_attachment=False, filename=row.original_name or None,
+                        content_type=row.content_type or "application/octet-stream")
+
+
+def rules_search(request: HttpRequest) -> HttpResponse:
+    query = request.GET.get("q", "").strip()[:200]
+    hits = search.search_rules(query, request.user) if query else []
+    return render(request, "catalog/rules_search.html", {"query": query, "hits": hits})
+
+
+def pick(request: HttpRequest) -> HttpResponse:
+    form = PickerForm(request.GET or None)
+    picks = None
+    if form.is_bound and form.is_valid():
+        picks = picker.pick(**form.cleaned_data)
+    return render(request, "catalog/picker.html", {"form": form, "picks": picks})
+
+
+def game_qr(request: HttpRequest, slug: str) -> HttpResponse:
+    game = get_object_or_404(Game, slug=slug)
+    return HttpResponse(qr.svg(qr.rules_address(game, get_language())), content_type="image/svg+xml")
+
+
+def copy_qr(request: HttpRequest, pk: int) -> HttpResponse:
+    copy = get_object_or_404(Copy.objects.select_related("game"), pk=pk)
+    return HttpResponse(qr.svg(qr.rules_address(copy.game, get_language(), copy)), content_type="image/svg+xml")
+
+
+@staff_member_required
+def labels(request: HttpRequest) -> HttpResponse:
+    shelf = request.GET.get("rayon", "").strip().upper()[:4]
+    copies = Copy.objects.select_related("game").order_by("shelf", "id")
+    if shelf:
+        copies = copies.filter(shelf__startswith=shelf)
+    lang = get_language()
+    sheet = [(c, qr.data_uri(qr.rules_address(c.game, lang, c))) for c in copies[:400]]
+    return render(request, "catalog/labels.html", {"sheet": sheet, "shelf": shelf})
+
+
+@require_POST
+@staff_member_required
+def report_missing(request: HttpRequest, pk: int) -> HttpResponse:
+    copy = get_object_or_404(Copy.objects.select_related("game"), pk=pk)
+    if not request.user.has_perm("catalog.add_missingpart"):
+        raise Http404
+    form = MissingPartForm(request.POST)
+    if form.is_valid():
+        try:
+            services.report_missing_part(copy, form.cleaned_data["description"], request.user)
+            messages.success(request, _("Missing part noted for the copy on shelf %(shelf)s.") % {"shelf": copy.shelf})
+        except services.CatalogError as exc:
+            messages.error(request, str(exc))
+    else:
+        messages.error(request, _("Say what is missing."))
+    return redirect("catalog:game", copy.game.slug)
