@@ -57,7 +57,7 @@ class TestPositionText:
             ("2eE2D1/8/4(Eo)3/8/8/8/1(EE)6/4E4/d7/E6e v - std -", "rank 3 has 9 squares"),
             ("2eE2D1/8/4(Eo)3/8/8/8/1(EE)6/4E2/d7/E6e v - std -", "rank 3 has 7 squares"),
             ("2eX2D1/8/8/8/8/8/8/8/8/E6e v - std -", "unknown letter"),
-            ("2e(eE)1D2/8/8/8/8/8/8/8/8/E6e v - std -", r"order violet then pink, egg, dragons, elephants: \(Ee\)"),
+            ("2e(eE)1D2/8/8/8/8/8/8/8/8/E6e v - std -", r"violet then pink, egg, dragons, elephants: \(Ee\)"),
             ("2e(E)2D2/8/8/8/8/8/8/8/8/E6e v - std -", "without brackets"),
             ("2e(Ee3D2/8/8/8/8/8/8/8/8/E6e v - std -", "never closed"),
             ("2e32D2/8/8/8/8/8/8/8/8/E6e v - std -", "one digit"),

@@ -111,7 +111,7 @@ class TestElephant:
         up_c = targets(state, "Ec3-") & file_squares("c", range(4, 11))
         assert up_c == {"c4", "c5"}  # c6 is worth 4
         assert "f6" in targets(state, "Ef3-")  # f6 is worth 3: an elephant makes it 4
-        with pytest.raises(IllegalMove, match="rule of 4: c6 is worth 4 and the elephant would bring it to 5"):
+        with pytest.raises(IllegalMove, match="c6 is worth 4 and the elephant would bring it to 5"):
             play(state, "Ec3-c6")
         with pytest.raises(IllegalMove, match="cannot pass a stack of 2 pieces on c6"):
             play(state, "Ec3-c7")
@@ -318,7 +318,7 @@ class TestCapture:
         assert at(after, "c6") == "(Do)"
         assert RULES.to_act(after) == (PINK,)
         assert not [m for m in legal(after) if m.startswith("Oc6")]
-        with pytest.raises(IllegalMove, match="pink needs the majority on c6 to let the Drumlin go \\(1 against 2\\)"):
+        with pytest.raises(IllegalMove, match=r"majority on c6 to let the Drumlin go \(1 against 2\)"):
             play(after, "Oc6-a5")
 
     def test_an_elephant_of_the_egg_owner_does_not_make_a_capture(self):
@@ -362,7 +362,7 @@ class TestForcedDeparture:
         assert "Eh10-h9" in legal(state)
         state = play(state, "Eh10-h9")
         assert {m[:4] for m in legal(state)} == {"Ed4-", "Dd4-"}
-        with pytest.raises(IllegalMove, match="d4 is worth 5: violet must first move an elephant or a dragon off it"):
+        with pytest.raises(IllegalMove, match="d4 is worth 5: violet must first move"):
             play(state, "Ea1-a2")
 
     def test_an_exchange_or_a_departure_does_not_meet_the_obligation(self):
@@ -484,7 +484,7 @@ class TestClou1986:
         clou = pos(self.CLOU)
         assert {"a1", "g10"} <= targets(clou, "Oe5-")
         assert "b1" not in targets(clou, "Oe5-")
-        with pytest.raises(IllegalMove, match="Clou 1986 rules: the Drumlin goes only onto an elephant standing alone"):
+        with pytest.raises(IllegalMove, match="Clou 1986 rules: the Drumlin goes only onto an elephant"):
             play(clou, "Oe5-b1")
         standard = pos(self.CLOU.replace("clou", "std"))
         assert "b1" in targets(standard, "Oe5-")

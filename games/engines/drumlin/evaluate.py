@@ -65,7 +65,7 @@ def _seat_score(state: State, seat: int, drumlin: int) -> float:
         score += HOLD_WEIGHT + PROGRESS_WEIGHT * _progress(seat, drumlin)
         if 2 * POINTS[seat][stack] > VALUE[stack]:
             score += MAJORITY_WEIGHT
-            if _progress(seat, drumlin) == 1.0 or _can_chain(board, seat):
+            if _progress(seat, drumlin) == 1.0 or _can_chain(board, seat, state.clou):
                 score += THREAT_WEIGHT * (1.0 if state.side == seat else 0.4)
     elif stack == LONE:
         reach = _reachers(board, drumlin)
@@ -77,13 +77,15 @@ def _seat_score(state: State, seat: int, drumlin: int) -> float:
     return score
 
 
-def _can_chain(board: tuple[int, ...], seat: int) -> bool:
-    """A lone own elephant (or a held majority under 4) on the attacked row: a one-turn win."""
+def _can_chain(board: tuple[int, ...], seat: int, clou: bool) -> bool:
+    """An own elephant on the attacked row that a free departure may reach: a one-turn win."""
     row = B.target_row(seat) * B.NUM_FILES
+    limit = 1 if clou else 3
     for sq in range(row, row + B.NUM_FILES):
         stack = board[sq]
-        if ELEPHANTS[seat][stack] and EGG_OWNER[stack] < 0 and VALUE[stack] < 4 and 2 * POINTS[seat][stack] > VALUE[stack]:
-            return True
+        if ELEPHANTS[seat][stack] and EGG_OWNER[stack] < 0 and VALUE[stack] <= limit:
+            if 2 * POINTS[seat][stack] > VALUE[stack]:
+                return True
     return False
 
 

@@ -42,7 +42,8 @@ def why_illegal(state: State, seat: int, move: str) -> str:
     if state.step == PLACE:
         if kind != N.PLACE_AT:
             return f"{_name(seat)} must first place the Drumlin on an empty square (like *e5)"
-        return f"the Drumlin goes to an empty square, and {_sq(action[1])} holds {_describe(state.board[action[1]])}"
+        where = action[1]
+        return f"the Drumlin goes to an empty square, and {_sq(where)} holds {_describe(state.board[where])}"
     if state.step == CHAIN:
         return f"{_name(seat)} must now either send the Drumlin on to the base line or stop"
     if kind == N.PLACE_AT:
@@ -59,7 +60,11 @@ def why_illegal(state: State, seat: int, move: str) -> str:
     if kind == N.DEPART:
         return _why_departure(state, seat, action[1], action[2])
     if kind == N.REMOVE:
-        return f"pieces are only removed from a square worth 5 that cannot be left, and {_sq(action[1])} is worth {VALUE[state.board[action[1]]]}"
+        where = action[1]
+        return (
+            "pieces are only removed from a square worth 5 that cannot be left, "
+            f"and {_sq(where)} is worth {VALUE[state.board[where]]}"
+        )
     return "that move is not legal here"
 
 
@@ -83,7 +88,7 @@ def _obligation(state: State, seat: int, action: tuple[int, ...]) -> str:
     if action[0] == N.MOVE and action[2] in mine:
         return ""
     if not can_leave:
-        return f"no piece can leave {squares}: {_name(seat)} must remove their pieces from it (like x{_sq(mine[0])})"
+        return f"no piece can leave {squares}: {_name(seat)} must remove their pieces (like x{_sq(mine[0])})"
     return f"{squares} is worth 5: {_name(seat)} must first move an elephant or a dragon off it"
 
 
@@ -110,7 +115,8 @@ def _why_piece_move(state: State, seat: int, kind: int, frm: int, to: int) -> st
         return f"a dragon may not land on the lone Drumlin on {_sq(to)}"
     gain = 1 if kind == ELEPHANT else 2
     if dest not in (EMPTY, LONE) and VALUE[dest] + gain > B.MAX_VALUE:
-        return f"rule of 4: {_sq(to)} is worth {VALUE[dest]} and the {piece} would bring it to {VALUE[dest] + gain}"
+        worth = VALUE[dest]
+        return f"rule of 4: {_sq(to)} is worth {worth} and the {piece} would bring it to {worth + gain}"
     return "that move is not legal here"
 
 
@@ -136,17 +142,24 @@ def _why_departure(state: State, seat: int, egg: int, to: int) -> str:
         return f"{_name(seat)} has no egg on {_sq(egg)}"
     mine, theirs = POINTS[seat][stack], POINTS[1 - seat][stack]
     if 2 * mine <= VALUE[stack]:
-        return f"{_name(seat)} needs the majority on {_sq(egg)} to let the Drumlin go ({mine} against {theirs})"
+        who, where = _name(seat), _sq(egg)
+        return f"{who} needs the majority on {where} to let the Drumlin go ({mine} against {theirs})"
     if to == N.BASE:
         row = B.target_row(seat) + 1
-        return f"the Drumlin reaches the base line only from an egg on rank {row}, {_name(1 - seat)}'s first row"
+        return f"the Drumlin reaches the base line only from an egg on rank {row}, the opponent's first row"
     dest = board[to]
     if B.ELEPHANTS[seat][dest] == 0:
-        return f"the Drumlin goes to an empty square or onto a {_name(seat)} elephant, and {_sq(to)} holds {_describe(dest)}"
+        return (
+            f"the Drumlin goes to an empty square or onto a {_name(seat)} elephant, "
+            f"and {_sq(to)} holds {_describe(dest)}"
+        )
     if 2 * POINTS[seat][dest] <= VALUE[dest]:
         return f"{_name(seat)} needs the majority on {_sq(to)} to send the Drumlin there"
     if state.clou and VALUE[dest] > 1:
-        return f"Clou 1986 rules: the Drumlin goes only onto an elephant standing alone, and {_sq(to)} is worth {VALUE[dest]}"
+        return (
+            "Clou 1986 rules: the Drumlin goes only onto an elephant standing alone, "
+            f"and {_sq(to)} is worth {VALUE[dest]}"
+        )
     if VALUE[dest] >= B.MAX_VALUE:
         return f"the Drumlin goes only onto a square worth less than 4, and {_sq(to)} is worth {VALUE[dest]}"
     return "that departure is not legal here"

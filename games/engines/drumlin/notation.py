@@ -138,7 +138,7 @@ def _read_rank(text: str, rank: int) -> list[int]:
             token = text[i : end + 1]
             i = end + 1
             if len(token) <= 3:
-                raise PositionError(f"rank {rank}: {token} holds fewer than two pieces; write a single piece without brackets")
+                raise PositionError(f"rank {rank}: {token} is a single piece; write it without brackets")
         else:
             token = ch
             i += 1

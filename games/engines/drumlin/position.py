@@ -24,12 +24,18 @@ def _check_board(board: Board, where: str) -> int:
         name = B.SQUARE_NAMES[sq]
         if stack == LONE or EGG_OWNER[stack] >= 0:
             if drumlin >= 0:
-                raise PositionError(f"{where}: there is only one Drumlin, found on {B.SQUARE_NAMES[drumlin]} and {name}")
+                first = B.SQUARE_NAMES[drumlin]
+                raise PositionError(f"{where}: there is only one Drumlin, found on {first} and {name}")
             drumlin = sq
         if EGG_OWNER[stack] >= 0 and VALUE[stack] > 3:
-            raise PositionError(f"{where}: the egg on {name} stands on a square worth {VALUE[stack]}; an egg's square is worth 3 at most")
+            raise PositionError(
+                f"{where}: the egg on {name} stands on a square worth {VALUE[stack]}; "
+                "an egg's square is worth 3 at most"
+            )
         if VALUE[stack] == OVERFULL and not (B.DRAGONS[0][stack] or B.DRAGONS[1][stack]):
-            raise PositionError(f"{where}: {name} is worth 5 without a dragon; only a forced departure makes a 5")
+            raise PositionError(
+                f"{where}: {name} is worth 5 without a dragon; a 5 comes from a forced departure"
+            )
         counts = B.counts_of(stack)
         pieces[0] += sum(counts[:3])
         pieces[1] += sum(counts[3:])
@@ -59,7 +65,8 @@ def parse_position(text: str) -> State:
     fields = text.split(" ")
     if len(fields) != 5:
         raise PositionError(
-            f"a Drumlin position has 5 fields separated by single spaces (board side step rules history), not {len(fields)}"
+            "a Drumlin position has 5 fields separated by single spaces "
+            f"(board side step rules history), not {len(fields)}"
         )
     board_text, side_text, step_text, rules_text, history_text = fields
     board = N.parse_board(board_text)
@@ -78,11 +85,15 @@ def parse_position(text: str) -> State:
     if step != TURN and history_text != "-":
         raise PositionError(f"a position at step {step_text!r} has no history ('-')")
     if step == PLACE and drumlin >= 0:
-        raise PositionError(f"the Drumlin is already on {B.SQUARE_NAMES[drumlin]}, so it cannot be waiting to be placed")
+        raise PositionError(
+            f"the Drumlin is already on {B.SQUARE_NAMES[drumlin]}; it cannot wait to be placed"
+        )
     if step == WON and drumlin >= 0:
         raise PositionError(f"the Drumlin is on {B.SQUARE_NAMES[drumlin]}, not on a base line")
     if step == TURN and drumlin < 0 and not over:
-        raise PositionError("the Drumlin is not on the board (step '-' needs it, unless a herd has no elephant)")
+        raise PositionError(
+            "the Drumlin is not on the board; step '-' needs it unless a herd has no elephant"
+        )
     if step == CHAIN:
         if clou:
             raise PositionError("the Clou 1986 rules have no chained departure")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from functools import lru_cache
+
 from games.engines.base import JSON, IllegalMove, Option, Outcome, PositionError, Rules, Seat
 
 from . import board as B
@@ -183,19 +184,16 @@ def _legal(state: State) -> list[str]:
 # -- applying an action -----------------------------------------------------------------------
 
 
-def _build(
-    board: Board,
-    side: int,
-    step: int,
-    clou: bool,
-    seen: tuple[Key, ...],
-    seen_hash: tuple[int, ...],
-    fives: tuple[int, ...],
-    herd: tuple[int, int],
-    result: Outcome | None,
-    last: str | None,
+def _same_seat(
+    state: State, board: Board, step: int, fives: tuple[int, ...], herd: tuple[int, int], move: str
 ) -> State:
-    return State(board, side, step, clou, seen, seen_hash, fives, herd, result, last)
+    """The same seat acts again (a placement or a chained choice), or has won (WON).
+
+    Each of these follows a change that can never be undone, so the repetition
+    record is empty until the turn ends.
+    """
+    result = _BASE_LINE[state.side] if step == WON else None
+    return State(board, state.side, step, state.clou, (), (), fives, herd, result, move)
 
 
 def _end_turn(
@@ -281,7 +279,7 @@ def _apply_piece_move(state: State, kind: int, frm: int, to: int, move: str) -> 
         result = _no_elephant(herd)
         if result is not None:
             return _end_turn(state, tuple(board), fives, herd, True, move)
-        return _build(tuple(board), seat, PLACE, state.clou, (), (), fives, herd, None, move)
+        return _same_seat(state, tuple(board), PLACE, fives, herd, move)
     captured = CAPTURE[seat][stack]
     board[to] = captured if captured >= 0 else stack
     return _end_turn(state, tuple(board), fives, state.herd, False, move)
@@ -293,15 +291,15 @@ def _apply_departure(state: State, board: list[int], herd: list[int], egg: int, 
     herd[seat] -= 1
     herd_t = (herd[0], herd[1])
     if to == N.BASE:
-        return _build(tuple(board), seat, WON, state.clou, (), (), state.fives, herd_t, _BASE_LINE[seat], move)
+        return _same_seat(state, tuple(board), WON, state.fives, herd_t, move)
     if board[to] == EMPTY:
         board[to] = LONE
         return _end_turn(state, tuple(board), state.fives, herd_t, True, move)
     board[to] = MAKE_EGG[seat][board[to]]
     if B.rank_of(to) == _TARGET_ROW[seat]:
-        if state.clou:
-            return _build(tuple(board), seat, WON, True, (), (), state.fives, herd_t, _BASE_LINE[seat], move)
-        return _build(tuple(board), seat, CHAIN, False, (), (), state.fives, herd_t, None, move)
+        # Clou 1986: making an egg on that row wins at once; otherwise the mover
+        # chooses whether to go on to the base line.
+        return _same_seat(state, tuple(board), WON if state.clou else CHAIN, state.fives, herd_t, move)
     return _end_turn(state, tuple(board), state.fives, herd_t, True, move)
 
 
@@ -342,13 +340,13 @@ class DrumlinRules(Rules):
         self.check_players(num_players)
         opts = self.validate_options(options)
         herd = (sum(HERD[0][s] for s in START_BOARD), sum(HERD[1][s] for s in START_BOARD))
-        return _build(START_BOARD, B.PINK, PLACE, bool(opts[CLOU_OPTION]), (), (), (), herd, None, None)
+        return State(START_BOARD, B.PINK, PLACE, bool(opts[CLOU_OPTION]), (), (), (), herd, None, None)
 
     def num_players(self, state: State) -> int:
         return 2
 
     def to_act(self, state: State) -> tuple[Seat, ...]:
-        if state.result is not None or state.step == WON:
+        if state.result is not None:
             return ()
         if state.step == TURN and not _legal(state):
             return ()
@@ -427,7 +425,7 @@ class DrumlinRules(Rules):
 
     def state_from_view(self, view: Mapping[str, JSON], seat: Seat | None, rng: random.Random) -> State:
         # Perfect information: the position text in the view is the whole state.
-        return self.load({"position": view["position"], "last_move": view.get("last_move")})
+        return self.load({"position": view.get("position"), "last_move": view.get("last_move")})
 
     # -- bots ---------------------------------------------------------------------------------
 
