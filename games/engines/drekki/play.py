@@ -27,8 +27,6 @@ Readings fixed here (see docs/notation.md and the rules page):
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..base import make_rng
 from .state import (
     BIDDING,
@@ -42,6 +40,7 @@ from .state import (
     OVER,
     DrekkiState,
     Round,
+    evolve,
     mask_cards,
     power_colour,
 )
@@ -108,7 +107,7 @@ def lay_card(state: DrekkiState, seat: int, card: int) -> DrekkiState:
     hands[seat] &= ~(1 << card)
     chosen = list(state.chosen)
     chosen[seat] = card
-    return _after_laying(replace(state, hands=tuple(hands), chosen=tuple(chosen)))
+    return _laid(state, chosen, hands=tuple(hands))
 
 
 def play_top(state: DrekkiState, seat: int, mage: int) -> DrekkiState:
@@ -123,7 +122,7 @@ def play_top(state: DrekkiState, seat: int, mage: int) -> DrekkiState:
     chosen[mage] = card
     offers = list(state.offers)
     offers[other] = tuple(sorted(offer))
-    return replace(
+    return evolve(
         state,
         piles=tuple(piles),
         shown=tuple(shown),
@@ -143,7 +142,7 @@ def keep_card(state: DrekkiState, seat: int, card: int) -> DrekkiState:
     chosen[mage] = card
     offers = list(state.offers)
     offers[mage] = ()
-    return _after_laying(replace(state, hidden=tuple(hidden), chosen=tuple(chosen), offers=tuple(offers)))
+    return _laid(state, chosen, hidden=tuple(hidden), offers=tuple(offers))
 
 
 def _draw(
@@ -154,7 +153,8 @@ def _draw(
     pile = piles[mage]
     while len(drawn) < count:
         if not pile:
-            pile = _shuffled(mask_cards(shown[mage] | hidden[mage]), make_rng(state.seed, "rebuild", mage, state.round_index))
+            rng = make_rng(state.seed, "rebuild", mage, state.round_index)
+            pile = _shuffled(mask_cards(shown[mage] | hidden[mage]), rng)
             shown[mage] = 0
             hidden[mage] = 0
         drawn.append(pile[0])
@@ -163,10 +163,12 @@ def _draw(
     return tuple(drawn)
 
 
-def _after_laying(state: DrekkiState) -> DrekkiState:
-    if NO_CARD in state.chosen:
-        return state
-    return replace(state, phase=BIDDING, high=-1, leader=-1, out=0, turn=state.opener)
+def _laid(state: DrekkiState, chosen: list[int], **changes: object) -> DrekkiState:
+    """The state once a card is laid; the auction opens when every mage has laid one."""
+    laid = tuple(chosen)
+    if NO_CARD in laid:
+        return evolve(state, chosen=laid, **changes)
+    return evolve(state, chosen=laid, phase=BIDDING, high=-1, leader=-1, out=0, turn=state.opener, **changes)
 
 
 # -- the enchantment (auction) ------------------------------------------------------------
@@ -176,43 +178,45 @@ def auction_type(state: DrekkiState) -> str:
     return TILES[state.tile].auction
 
 
-def next_still_in(state: DrekkiState, seat: int) -> int:
+def next_still_in(players: int, out: int, seat: int) -> int:
     """The next seat clockwise after ``seat`` that has not withdrawn, or -1."""
-    for step in range(1, state.players):
-        other = (seat + step) % state.players
-        if not state.out >> other & 1:
+    for step in range(1, players):
+        other = (seat + step) % players
+        if not out >> other & 1:
             return other
     return -1
 
 
 def place_bid(state: DrekkiState, seat: int, value: int) -> DrekkiState:
-    state = replace(state, high=value, leader=seat)
-    if value >= state.max_total:
-        return end_auction(state)
     kind = auction_type(state)
+    if value >= state.max_total:
+        return end_auction(evolve(state, high=value, leader=seat))
     if kind == "live":
-        return replace(state, turn=-1)
+        return evolve(state, high=value, leader=seat, turn=-1)
     if kind == "unique":
-        return _unique_next(state, seat)
-    nxt = next_still_in(state, seat)
-    return end_auction(state) if nxt < 0 else replace(state, turn=nxt)
+        nxt = (seat + 1) % state.players
+        ended = nxt == state.opener
+    else:
+        nxt = next_still_in(state.players, state.out, seat)
+        ended = nxt < 0
+    if ended:
+        return end_auction(evolve(state, high=value, leader=seat))
+    return evolve(state, high=value, leader=seat, turn=nxt)
 
 
 def withdraw(state: DrekkiState, seat: int) -> DrekkiState:
-    state = replace(state, out=state.out | 1 << seat)
+    out = state.out | 1 << seat
     kind = auction_type(state)
     if kind == "unique":
-        return _unique_next(state, seat)
-    if len(state.still_in()) == 1:
-        return end_auction(state)
+        nxt = (seat + 1) % state.players
+        if nxt == state.opener:
+            return end_auction(evolve(state, out=out))
+        return evolve(state, out=out, turn=nxt)
+    if state.players - out.bit_count() == 1:
+        return end_auction(evolve(state, out=out))
     if kind == "live":
-        return state
-    return replace(state, turn=next_still_in(state, seat))
-
-
-def _unique_next(state: DrekkiState, seat: int) -> DrekkiState:
-    nxt = (seat + 1) % state.players
-    return end_auction(state) if nxt == state.opener else replace(state, turn=nxt)
+        return evolve(state, out=out)
+    return evolve(state, out=out, turn=next_still_in(state.players, out, seat))
 
 
 # -- the charm -------------------------------------------------------------------------
@@ -229,12 +233,11 @@ def majority_colours(cards: tuple[int, ...]) -> tuple[int, ...]:
 
 def end_auction(state: DrekkiState) -> DrekkiState:
     """Reveal the cards and work the charm (or wait for the winner's colour choice)."""
-    state = replace(state, turn=-1)
     if state.high > sum(state.chosen):
         return _break_charm(state)
     tied = majority_colours(state.chosen)
     if len(tied) > 1:
-        return replace(state, phase=COLOUR)
+        return evolve(state, phase=COLOUR, turn=-1)
     return hold_charm(state, tied[0])
 
 
@@ -252,7 +255,7 @@ def _break_charm(state: DrekkiState) -> DrekkiState:
     tiles = list(state.tiles)
     tiles[burned] += (state.tile,)
     record = Round(state.tile, state.facing, state.chosen, state.leader, state.high, -1, (burned,))
-    return _next_round(replace(state, tiles=tuple(tiles)), record)
+    return _next_round(state, record, tiles=tuple(tiles))
 
 
 def dragon_stops(state: DrekkiState, colour: int) -> tuple[int, ...]:
@@ -287,21 +290,21 @@ def hold_charm(state: DrekkiState, colour: int) -> DrekkiState:
     else:
         dropped += (state.tile,)
     record = Round(state.tile, state.facing, state.chosen, state.leader, state.high, colour, stops)
-    state = replace(
+    return _next_round(
         state,
+        record,
         tears=tuple(tears),
         tear_pool=pool,
         markers=tuple(markers),
         tiles=tuple(tiles),
         dropped=dropped,
     )
-    return _next_round(state, record)
 
 
 # -- the transition -----------------------------------------------------------------------
 
 
-def _next_round(state: DrekkiState, record: Round) -> DrekkiState:
+def _next_round(state: DrekkiState, record: Round, **changes: object) -> DrekkiState:
     """Discard the laid cards, give hands back, and bring the next dragon."""
     hands = state.hands
     shown = state.shown
@@ -310,7 +313,7 @@ def _next_round(state: DrekkiState, record: Round) -> DrekkiState:
     else:
         hands = tuple(FULL_HAND if h.bit_count() == 1 else h for h in hands)
     horde = state.horde[1:]
-    return replace(
+    return evolve(
         state,
         phase=CARDS if horde else OVER,
         horde=horde,
@@ -323,4 +326,5 @@ def _next_round(state: DrekkiState, record: Round) -> DrekkiState:
         out=0,
         turn=-1,
         history=state.history + (record,),
+        **changes,
     )

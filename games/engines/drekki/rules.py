@@ -229,9 +229,10 @@ class DrekkiRules(Rules):
 
 def _to_act(state: DrekkiState) -> tuple[int, ...]:
     if state.phase == CARDS:
-        return tuple(
-            s for s in range(state.players) if any(state.chosen[m] == NO_CARD for m in state.mages_of(s))
-        )
+        chosen = state.chosen
+        if state.duel:
+            return tuple(s for s in (0, 1) if chosen[s] == NO_CARD or chosen[s + 2] == NO_CARD)
+        return tuple(s for s in range(state.players) if chosen[s] == NO_CARD)
     if state.phase == BIDDING:
         if state.turn >= 0:
             return (state.turn,)

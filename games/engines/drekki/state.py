@@ -17,7 +17,7 @@ Cards are the values 0..5; a card's power colour is ``card // 2`` (0 yellow,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..base import PositionError
@@ -149,6 +149,24 @@ class DrekkiState:
 
     def still_in(self) -> tuple[int, ...]:
         return tuple(s for s in range(self.players) if not self.out >> s & 1)
+
+
+_FIELDS = tuple(f.name for f in fields(DrekkiState) if f.init)
+_new = object.__new__
+_set = object.__setattr__
+
+
+def evolve(state: DrekkiState, **changes: Any) -> DrekkiState:
+    """A copy of ``state`` with some fields changed (``dataclasses.replace``, without its checks).
+
+    Playouts copy states all the time; this skips ``__init__`` and gives the copy
+    an empty memo of its own.
+    """
+    new = _new(DrekkiState)
+    for name in _FIELDS:
+        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    _set(new, "memo", {})
+    return new
 
 
 def mage_label(players: int, mage: int) -> str:
