@@ -18,7 +18,6 @@ gives it a spread of possible tables to reason over:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 

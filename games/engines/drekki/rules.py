@@ -157,9 +157,9 @@ class DrekkiRules(Rules):
         moves = self.legal_moves(state, seat)
         if not moves:
             return None
-        if state.phase == BIDDING:
-            return WITHDRAW if WITHDRAW in moves else BID_MOVES[0] if BID_MOVES[0] in moves else moves[0]
-        return moves[0]
+        if WITHDRAW in moves:
+            return WITHDRAW
+        return moves[0]  # the lowest bid, card or drawn card; the first pile; the first tied colour
 
     # -- what a seat sees --------------------------------------------------------------------
 

@@ -28,7 +28,6 @@ from .play import majority_colours
 from .state import (
     BIDDING,
     CARD_VALUES,
-    CARDS,
     COLOUR,
     HORDE_PLAN,
     NO_CARD,
@@ -41,7 +40,6 @@ from .state import (
     mask_cards,
     seat_burns,
     seat_score,
-    to_dict,
 )
 from .tiles import COLOURS, TILES, TILESET
 
@@ -196,7 +194,7 @@ def _sample_horde(view: Mapping[str, Any], rng: random.Random) -> list[str]:
     return horde
 
 
-def _sample_table(view: Mapping[str, Any], seat: int | None, rng: random.Random, data: dict[str, Any]) -> None:
+def _sample_table(view: Mapping[str, Any], rng: random.Random, data: dict[str, Any]) -> None:
     """3-6 players: another mage's laid card is any card it may hold."""
     chosen: list[int | None] = []
     hands: list[list[int]] = []
@@ -220,7 +218,7 @@ def _sample_table(view: Mapping[str, Any], seat: int | None, rng: random.Random,
     data["hands"] = hands
 
 
-def _sample_duel(view: Mapping[str, Any], seat: int | None, rng: random.Random, data: dict[str, Any]) -> None:
+def _sample_duel(view: Mapping[str, Any], rng: random.Random, data: dict[str, Any]) -> None:
     """Duel: unknown cards are dealt among laid card, drawn pair, face-down discards and pile."""
     chosen: list[int | None] = []
     piles, shown, hidden, offers = [], [], [], []
@@ -250,10 +248,11 @@ def _sample_duel(view: Mapping[str, Any], seat: int | None, rng: random.Random, 
         hidden.append(face_down)
         piles.append(unknown)
     data.update(chosen=chosen, piles=piles, shown=shown, hidden=hidden, offers=offers)
-    _sample_tears(view, seat, rng, data)
+    _sample_tears(view, rng, data)
 
 
-def _sample_tears(view: Mapping[str, Any], seat: int | None, rng: random.Random, data: dict[str, Any]) -> None:
+def _sample_tears(view: Mapping[str, Any], rng: random.Random, data: dict[str, Any]) -> None:
+    """Duel: tear values nobody showed this seat come from the tokens not accounted for."""
     unknown = list(TILESET.tear_tokens)
     for info in view["seats"]:
         for value in info["tear_values"] or ():
@@ -293,9 +292,10 @@ def sample_state(view: Mapping[str, Any], seat: int | None, rng: random.Random) 
             for h in view["history"]
         ],
     }
+    # Whatever this seat may see is in the view already: only the rest is drawn.
     if players == 2:
-        _sample_duel(view, seat, rng, data)
+        _sample_duel(view, rng, data)
     else:
-        _sample_table(view, seat, rng, data)
+        _sample_table(view, rng, data)
     return from_dict(data)
 
