@@ -176,9 +176,10 @@ def test_the_status_shows_on_the_reader(client, drumlin):
     document = services.add_scanned_document(
         drumlin, [services.Upload("ok.pdf", born_digital_pdf("Le dragon."))], title="One", language="fr"
     )
-    page = client.get("/en" + document.get_absolute_url()).content.decode()
+    url = "/en" + document.get_absolute_url()
+    page = client.get(url).content.decode()
     assert "status-pending" in page and "waiting for text extraction" in page
     assert 'http-equiv="refresh"' in page
     run_worker()
-    page = client.get("/en" + document.get_absolute_url()).content.decode()
+    page = client.get(url).content.decode()
     assert "status-done" in page and "text ready" in page and "Le dragon." in page
