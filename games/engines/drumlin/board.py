@@ -31,10 +31,7 @@ SEAT_NAMES = ("violet", "pink")
 
 ELEPHANT, DRAGON, EGG = 0, 1, 2
 KIND_NAMES = ("elephant", "dragon", "egg")
-KIND_VALUES = (1, 2, 1)
-# Letters of the pieces in position text: violet upper case, pink lower case.
-PIECE_LETTERS = ("E", "D", "O", "e", "d", "o")
-LONE_LETTER = "*"
+LONE_LETTER = "*"  # the lone Drumlin in position text
 
 MAX_VALUE = 4  # the rule of 4
 OVERFULL = 5  # reached only by a forced departure
@@ -248,7 +245,6 @@ HATCH: tuple[int, ...] = tuple(_hatch(i) for i in range(NUM_STACKS))
 CAPTURE = tuple(tuple(_capture(s, i) for i in range(NUM_STACKS)) for s in (VIOLET, PINK))
 MAKE_EGG = tuple(tuple(_make_egg(s, i) for i in range(NUM_STACKS)) for s in (VIOLET, PINK))
 STRIP = tuple(tuple(_strip(s, i) for i in range(NUM_STACKS)) for s in (VIOLET, PINK))
-EGG_ALONE = (STACK_ID[(0, 0, 1, 0, 0, 0)], STACK_ID[(0, 0, 0, 0, 0, 1)])
 
 Board = tuple[int, ...]
 

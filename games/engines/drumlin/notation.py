@@ -36,7 +36,6 @@ from .board import (
     NUM_RANKS,
     NUM_SQUARES,
     SEAT_LETTERS,
-    SQUARE_INDEX,
     SQUARE_NAMES,
     STACK_BY_TEXT,
     STACK_TEXT,
@@ -185,10 +184,3 @@ def parse_side(text: str) -> int:
     if text not in SEAT_LETTERS:
         raise PositionError(f"the side to move is 'v' (violet) or 'p' (pink), not {text!r}")
     return SEAT_LETTERS.index(text)
-
-
-def square_index(name: str) -> int:
-    sq = SQUARE_INDEX.get(name)
-    if sq is None:
-        raise PositionError(f"{name!r} is not a square (a1 to h10)")
-    return sq
