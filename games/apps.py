@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Play")
+
+    def ready(self) -> None:
+        from games import jobs
+
+        jobs.register()

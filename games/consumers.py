@@ -1,13 +1,42 @@
-"""WebSocket consumers. Thin: validate the message shape, call a service, answer."""
+"""WebSocket consumers. Thin: check the frame, rate-limit, call a service in a
+database thread, answer. docs/protocol.md describes every message.
+
+Secrecy: a group message only ever says "table N is at version v". Each socket
+then asks ``services.snapshot`` for the view of the seat *its own person*
+holds, so nothing of another seat's view can reach it.
+
+Every ORM access happens inside ``database_sync_to_async``; that is why these
+consumers may skip Channels' ``aclose_old_connections`` thread hop before each
+handler (PERF-NOTES.md: a large share of the per-message cost).
+"""
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
 
-MAX_FRAME_BYTES = 16 * 1024
+from games import ratelimit, services
+from games.protocol import (
+    MAX_FRAME_BYTES,
+    Message,
+    ProtocolError,
+    TableError,
+    error_frame,
+    frame_for,
+    language_from_scope,
+    parse,
+)
+
+log = logging.getLogger(__name__)
+
+TOUCH_EVERY = 20.0  # seconds between presence refreshes of one socket (its pings)
+RATE_ERROR_EVERY = 1.0  # at most one rate_limited error a second per socket
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -40,3 +69,251 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"t": "error", "code": "bad_message"})
             return
         await self.send_json({"t": "pong", "server_time": time.time(), "echo": content.get("id")})
+
+
+class _Guarded(AsyncJsonWebsocketConsumer):
+    """Shared by the table and lobby sockets: frame checks, rate limits,
+    translated errors, and no ORM outside database threads."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Same as Channels' dispatch without the aclose_old_connections() hop:
+        # these consumers touch the ORM only through database_sync_to_async,
+        # which closes stale connections in its own thread.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.language = language_from_scope(self.scope)
+        limit, period = ratelimit.socket_limit()
+        self.limit = ratelimit.SlidingWindow(limit, period)
+        self.last_rate_error = 0.0
+        self.person_key = ""
+        await super().websocket_connect(message)
+
+    async def error(self, code: str, msg_id: Any = None, detail: str = "", **data: Any) -> None:
+        await self.send_json(error_frame(code, detail, msg_id, self.language, **data))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        if not self._allowed():
+            now = time.monotonic()
+            if now - self.last_rate_error >= RATE_ERROR_EVERY:
+                self.last_rate_error = now
+                await self.error("rate_limited")
+            return
+        if text_data is None:
+            await self.error("binary_not_supported")
+            return
+        try:
+            message = parse(text_data)
+        except ProtocolError as exc:
+            await self.send_json(exc.frame(self.language))
+            return
+        try:
+            await self.handle(message)
+        except TableError as exc:
+            await self.send_json(frame_for(exc, message.id, self.language))
+        except Exception:
+            # A bug must not close the socket nor disturb the other players.
+            log.exception("table socket failed on a %s message", message.type)
+            await self.error("server_error", message.id)
+
+    def _allowed(self) -> bool:
+        if not self.limit.hit():
+            return False
+        return not self.person_key or ratelimit.people().hit(self.person_key)
+
+    async def handle(self, message: Message) -> None:
+        raise NotImplementedError
+
+    async def pong(self, message: Message) -> None:
+        await self.send_json({"t": "pong", "id": message.id, "server_time": time.time()})
+
+
+def _person_key(who: services.Who, channel_name: str) -> str:
+    if who.user_id is not None:
+        return f"u{who.user_id}"
+    if who.guest_key:
+        return f"g{who.guest_key}"
+    return f"c{channel_name}"
+
+
+class TableConsumer(_Guarded):
+    """One live table: ``ws/tables/<id>/``. Open it with ``hello``; then every
+    version of the table arrives as an ``update`` with this seat's view."""
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.opened = False
+        self.seat: int | None = None
+        self.sent_v = -1
+        self.invite: str | None = None
+        self.chat_channel: str | None = None
+        self.last_touch = 0.0
+        self.who = await database_sync_to_async(services.Who.from_scope)(self.scope)
+        self.person_key = _person_key(self.who, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if not getattr(self, "opened", False):
+            return
+        await self.channel_layer.group_discard(f"table.{self.table_id}", self.channel_name)
+        if self.chat_channel:
+            await self.channel_layer.group_discard(self.chat_channel, self.channel_name)
+        await database_sync_to_async(services.disconnect)(self.channel_name)
+
+    # -- from the client -------------------------------------------------------------------
+
+    async def handle(self, message: Message) -> None:
+        kind, f, msg_id = message.type, message.fields, message.id
+        if kind == "ping":
+            await self.pong(message)
+            await self._touch()
+            return
+        if kind == "hello":
+            await self.open(f.get("since"), f.get("invite"))
+            return
+        if not self.opened:
+            await self.error("hello_first", msg_id)
+            return
+        call = database_sync_to_async
+        t, who = self.table_id, self.who
+        if kind == "sync":
+            await self.send_state("state", f.get("since"))
+            return
+        if kind == "move":
+            version = await call(services.play_move)(t, who, f["move"], f["v"], f.get("seat"))
+            await self.ack(msg_id, v=version)
+            return
+        if kind == "chat":
+            said = await call(services.post_chat)(t, who, f["text"], self.invite)
+            await self.ack(msg_id, message=said["id"])
+            return
+        if kind == "sit":
+            # The guest may have chosen a name in another tab since the socket opened.
+            self.who = await call(services.Who.from_scope)(self.scope)
+            invite = f.get("invite") or self.invite
+            seat = await call(services.join_table)(t, self.who, f.get("seat"), invite)
+            await self.ack(msg_id, seat=seat)
+            return
+        result: Any = None
+        if kind == "leave":
+            await call(services.leave_table)(t, who)
+        elif kind == "bots":
+            result = await call(services.add_bots)(t, who, f["level"], f.get("seats"))
+        elif kind == "unbot":
+            await call(services.remove_bot)(t, who, f["seat"])
+        elif kind == "start":
+            await call(services.start_table)(t, who)
+        elif kind == "draw":
+            await call(services.draw)(t, who, f["action"])
+        elif kind == "resign":
+            await call(services.resign)(t, who)
+        elif kind == "abort":
+            await call(services.abort)(t, who)
+        elif kind == "rematch":
+            result = await call(services.rematch)(t, who)
+        elif kind == "kick":
+            await call(services.kick_absent)(t, who, f["seat"])
+        elif kind == "end":
+            await call(services.staff_end)(t, who)
+        elif kind == "remove":
+            await call(services.staff_remove)(t, who, f["seat"])
+        elif kind == "hide_chat":
+            await call(services.staff_hide_chat)(f["message"], who)
+        else:  # a schema without a handler: a bug, reported as such
+            raise RuntimeError(f"no handler for {kind}")
+        await self.ack(msg_id, result=result)
+
+    async def ack(self, msg_id: Any, **data: Any) -> None:
+        await self.send_json({"t": "ack", "id": msg_id, **{k: v for k, v in data.items() if v is not None}})
+
+    async def open(self, since: int | None, invite: str | None) -> None:
+        if not self.opened:
+            self.who = await database_sync_to_async(services.Who.from_scope)(self.scope)
+            self.person_key = _person_key(self.who, self.channel_name)
+            table, seat = await database_sync_to_async(services.open_table)(self.table_id, self.who, invite)
+            self.invite = invite
+            # Join the group before reading the state: no version can fall between.
+            await self.channel_layer.group_add(f"table.{self.table_id}", self.channel_name)
+            await self._set_seat(seat)
+            await database_sync_to_async(services.connect)(self.table_id, self.channel_name, self.who, seat)
+            self.opened = True
+        await self.send_state("state", since, welcome=True)
+
+    async def send_state(self, frame: str, since: int | None, welcome: bool = False) -> None:
+        snap = await database_sync_to_async(self._read)(since, welcome)
+        await self._set_seat(snap["seat"])
+        self.sent_v = max(self.sent_v, snap["v"])
+        await self.send_json({"t": frame, **snap})
+
+    def _read(self, since: int | None, welcome: bool) -> dict[str, Any]:
+        snap = services.snapshot(self.table_id, self.who, since)
+        if welcome:
+            snap["presence"] = services.presence(self.table_id)
+            channel = "players" if snap["seat"] is not None else "spectators"
+            snap["chat"] = services.chat_backlog(self.table_id, channel)
+        return snap
+
+    async def _set_seat(self, seat: int | None) -> None:
+        """Follow the seat this person holds now: it decides which chat they hear."""
+        self.seat = seat
+        wanted = services.chat_group(self.table_id, "players" if seat is not None else "spectators")
+        if wanted != self.chat_channel:
+            if self.chat_channel:
+                await self.channel_layer.group_discard(self.chat_channel, self.channel_name)
+            await self.channel_layer.group_add(wanted, self.channel_name)
+            self.chat_channel = wanted
+            if self.opened:
+                await database_sync_to_async(services.connect)(self.table_id, self.channel_name, self.who, seat)
+
+    async def _touch(self) -> None:
+        now = time.monotonic()
+        if self.opened and now - self.last_touch >= TOUCH_EVERY:
+            self.last_touch = now
+            version = await database_sync_to_async(services.touch)(self.channel_name, self.table_id, timezone.now())
+            if version is not None and version > self.sent_v:
+                await self.send_state("update", self.sent_v)
+
+    # -- from the channel layer ----------------------------------------------------------------
+
+    async def table_update(self, event: dict[str, Any]) -> None:
+        if not self.opened or event.get("v", 0) <= self.sent_v:
+            return
+        await self.send_state("update", self.sent_v)
+
+    async def table_presence(self, event: dict[str, Any]) -> None:
+        if self.opened:
+            await self.send_json({"t": "presence", "seats": event["seats"], "spectators": event["spectators"]})
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        if self.opened:
+            await self.send_json({"t": "chat", "message": event["message"]})
+
+
+class LobbyConsumer(_Guarded):
+    """The lobby: ``ws/lobby/``. The list of public tables, then one
+    ``lobby_update`` per change."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        self.person_key = f"c{self.channel_name}"
+        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        tables = await database_sync_to_async(services.lobby_tables)()
+        await self.send_json({"t": "lobby", "tables": tables})
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+
+    async def handle(self, message: Message) -> None:
+        if message.type == "ping":
+            await self.pong(message)
+        elif message.type in ("hello", "sync"):
+            tables = await database_sync_to_async(services.lobby_tables)()
+            await self.send_json({"t": "lobby", "tables": tables})
+        else:
+            await self.error("unknown_type", message.id, field="t")
+
+    async def lobby_update(self, event: dict[str, Any]) -> None:
+        await self.send_json({"t": "lobby_update", "table": event["table"], "entry": event["entry"]})

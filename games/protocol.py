@@ -34,6 +34,7 @@ ERROR_MESSAGES: dict[str, Any] = {
     "binary_not_supported": _("Binary messages are not accepted."),
     "rate_limited": _("Too many messages: please slow down."),
     "hello_first": _("Open the table first (send hello)."),
+    "server_error": _("Something went wrong on the server; the table is unchanged."),
     # who may do what
     "not_found": _("There is no such table."),
     "private_table": _("This table is private: you need its invitation link."),

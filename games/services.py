@@ -1062,14 +1062,26 @@ def fire_countdown(table_id: Any, now: datetime | None = None) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class BotTurn:
+    """What a bot may know to choose its move: its seat's view, nothing more."""
+
+    table: int
+    game: str
+    version: int
+    seat: int
+    level: str
+    view: dict[str, Any]
+    seed: tuple[int, int, int]
+
+
 @_transaction
-def claim_bot_turn(table_id: Any, lease_seconds: float = 30.0, now: datetime | None = None):
+def claim_bot_turn(table_id: Any, lease_seconds: float = 30.0, now: datetime | None = None) -> BotTurn | None:
     """Reserve the next bot move of a table for this worker.
 
-    Returns ``(version, seat, level, view, seed)`` for the bot to think about
-    (outside any transaction), or None when nothing is due or another worker
-    holds the table. The lease (bot_due pushed forward) makes a crashed worker's
-    claim expire by itself.
+    Returns the bot's turn to think about (outside any transaction), or None
+    when nothing is due or another worker holds the table. The lease (bot_due
+    pushed forward) makes a crashed worker's claim expire by itself.
     """
     now = now or timezone.now()
     query = Table.objects.select_for_update(skip_locked=True).filter(
@@ -1091,7 +1103,8 @@ def claim_bot_turn(table_id: Any, lease_seconds: float = 30.0, now: datetime | N
     table.bot_due = now + timedelta(seconds=lease_seconds)
     table.save(update_fields=["bot_due"])
     # Only what this seat may see leaves the table: a bot cannot cheat.
-    return table.version, seat.index, seat.bot_level, rules.view(state, seat.index), (table.seed, seat.index, table.version)
+    return BotTurn(table.pk, table.game, table.version, seat.index, seat.bot_level,
+                   rules.view(state, seat.index), (table.seed, seat.index, table.version))
 
 
 def legal_moves_for_bot(table_id: Any, seat: int) -> list[str]:
@@ -1201,8 +1214,11 @@ def _mark_absent(table_id: int, seat: int | None, now: datetime) -> None:
     ).update(absent_since=now)
 
 
-def touch(channel_name: str, now: datetime | None = None) -> None:
+def touch(channel_name: str, table_id: int, now: datetime | None = None) -> int | None:
+    """Refresh a socket's presence; return the table's version, so that a socket
+    that missed a broadcast (a lost pub/sub message) notices and catches up."""
     Connection.objects.filter(channel_name=channel_name).update(last_seen=now or timezone.now())
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
 
 
 @_transaction

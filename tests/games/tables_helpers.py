@@ -69,3 +69,109 @@ def replayed_state(table: Table, upto: int | None = None) -> Any:
     for action in actions:
         state = rules.play(state, action.seat, action.move)
     return state
+
+
+# -- sockets --------------------------------------------------------------------------------------
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def guest_session(name: str | None) -> str:
+    """A real guest session (in the session store), with a display name or not."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from ludo.accounts import GUEST_NAME_KEY
+
+    session = SessionStore()
+    if name:
+        session[GUEST_NAME_KEY] = name
+    session.create()
+    return session.session_key
+
+
+def user_session(user: Any) -> str:
+    """A real logged-in session for an account."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def who_of(session_key: str) -> Who:
+    """The identity a socket with this session has (what the consumer computes)."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    return Who.from_user_and_session(None, SessionStore(session_key))
+
+
+class Sock:
+    """A WebSocket client on the real ASGI application (origin check, session,
+    auth), recording every raw frame it receives."""
+
+    def __init__(self, path: str, session_key: str | None = None, language: str | None = None) -> None:
+        import json
+
+        from channels.testing import WebsocketCommunicator
+
+        from ludo.asgi import application
+
+        headers = [ORIGIN]
+        if session_key:
+            headers.append((b"cookie", f"sessionid={session_key}".encode()))
+        if language:
+            headers.append((b"accept-language", language.encode()))
+        self.json = json
+        self.comm = WebsocketCommunicator(application, path, headers=headers)
+        self.raw: list[str] = []
+        self.frames: list[dict[str, Any]] = []
+        self.seat: int | None = None
+        self.v = 0
+        self.latest: dict[str, Any] | None = None
+
+    async def connect(self) -> Sock:
+        connected, _ = await self.comm.connect()
+        assert connected
+        return self
+
+    async def send(self, **message: Any) -> None:
+        await self.comm.send_to(text_data=self.json.dumps(message))
+
+    async def send_raw(self, text: str) -> None:
+        await self.comm.send_to(text_data=text)
+
+    async def recv(self, timeout: float = 10) -> dict[str, Any]:
+        text = await self.comm.receive_from(timeout)
+        self.raw.append(text)
+        frame = self.json.loads(text)
+        self.frames.append(frame)
+        if frame.get("t") in ("state", "update"):
+            self.seat, self.v, self.latest = frame["seat"], frame["v"], frame
+        return frame
+
+    async def until(self, kind: str, timeout: float = 10, **match: Any) -> dict[str, Any]:
+        """The next frame of that kind (and those field values); frames of other
+        kinds on the way are kept in ``frames``."""
+        while True:
+            frame = await self.recv(timeout)
+            if frame.get("t") == kind and all(frame.get(k) == v for k, v in match.items()):
+                return frame
+
+    async def answer(self, timeout: float = 10) -> dict[str, Any]:
+        """The next ack or error, skipping broadcasts (updates, presence, chat)."""
+        while True:
+            frame = await self.recv(timeout)
+            if frame.get("t") in ("ack", "error", "pong", "state"):
+                return frame
+
+    async def open(self, since: int | None = None, invite: str | None = None) -> dict[str, Any]:
+        message: dict[str, Any] = {"t": "hello"}
+        if since is not None:
+            message["since"] = since
+        if invite is not None:
+            message["invite"] = invite
+        await self.send(**message)
+        return await self.answer()
+
+    async def close(self) -> None:
+        await self.comm.disconnect()

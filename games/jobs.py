@@ -1,0 +1,119 @@
+"""Background jobs for live tables, run by the worker (``manage.py worker``).
+
+Bots think and play here, never inside a request or a consumer; clocks and the
+rules' countdowns run out here. Each job reads deadlines from indexed columns,
+so a worker can be restarted at any moment and several can run side by side:
+every action goes through the table service, which locks the table and checks
+versions and deadlines again.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games import engines, services
+from games.models import Table
+from games.protocol import TableError
+
+log = logging.getLogger(__name__)
+
+BATCH = 20  # tables handled per pass of one job, so the other jobs get their turn
+PRESENCE_EVERY = 5.0  # seconds between two presence passes
+STALE_SOCKET = timedelta(seconds=90)  # sockets refresh every 20 s (their pings)
+STALE_OPEN_TABLE = timedelta(hours=6)
+IDLE = 1.0
+
+_last_presence = 0.0
+
+
+def _until_next() -> float:
+    """Seconds until the next bot move, clock or countdown is due (at most IDLE)."""
+    due = services.next_deadline()
+    if due is None:
+        return IDLE
+    return max(0.0, min(IDLE, (due - timezone.now()).total_seconds()))
+
+
+def play_bot_turn(table_id: int) -> bool:
+    """Let the bot whose move is due at this table choose and play; True if it played."""
+    from games import bots  # the bots load their game modules lazily
+
+    turn = services.claim_bot_turn(table_id)
+    if turn is None:
+        return False
+    rules = engines.get(turn.game)
+    move: str | None = None
+    try:
+        bot = bots.make(turn.level, rules, seed=turn.seed)
+        # The bot gets what its seat may see, exactly what a person there gets.
+        move = bot.choose(turn.view, turn.seat)
+    except Exception:
+        log.exception("bot %s failed at table %s (seat %s)", turn.level, turn.table, turn.seat)
+    try:
+        if move is None:
+            raise TableError("illegal_move", "the bot gave no move")
+        services.bot_move(turn.table, turn.seat, move, turn.version)
+        return True
+    except TableError as exc:
+        if exc.code == "stale_version":
+            return False  # somebody moved meanwhile; the service rescheduled the bot
+        if exc.code != "illegal_move":
+            services.release_bot_turn(turn.table)
+            return False
+        log.error("bot %s at table %s offered %r: %s", turn.level, turn.table, move, exc.detail)
+    # A bot must never stall a table: fall back on the first legal move.
+    legal = services.legal_moves_for_bot(turn.table, turn.seat)
+    if not legal:
+        return False
+    try:
+        services.bot_move(turn.table, turn.seat, legal[0], turn.version)
+        return True
+    except TableError:
+        return False
+
+
+def run_bots() -> float:
+    due = list(
+        Table.objects.filter(status=Table.Status.RUNNING, bot_due__lte=timezone.now())
+        .order_by("bot_due")
+        .values_list("id", flat=True)[:BATCH]
+    )
+    for table_id in due:
+        play_bot_turn(table_id)
+    return _until_next()
+
+
+def run_clocks() -> float:
+    now = timezone.now()
+    running = Table.objects.filter(status=Table.Status.RUNNING)
+    for table_id in running.filter(clock_deadline__lte=now).values_list("id", flat=True)[:BATCH]:
+        services.time_out(table_id)
+    for table_id in running.filter(countdown_deadline__lte=now).values_list("id", flat=True)[:BATCH]:
+        services.fire_countdown(table_id)
+    return _until_next()
+
+
+def run_presence(force: bool = False) -> float:
+    """Forget dead sockets, give long-absent players' seats to bots where the
+    table asks for it, and abort open tables nobody touched for hours."""
+    global _last_presence
+    now = time.monotonic()
+    if not force and now - _last_presence < PRESENCE_EVERY:
+        return PRESENCE_EVERY - (now - _last_presence)
+    _last_presence = now
+    services.prune_connections(STALE_SOCKET)
+    services.replace_absent()
+    services.abandon_stale_open_tables(STALE_OPEN_TABLE)
+    return PRESENCE_EVERY
+
+
+def register() -> None:
+    from ludo import worker
+
+    worker.register("tables.bots", run_bots)
+    worker.register("tables.clocks", run_clocks)
+    worker.register("tables.presence", run_presence)
