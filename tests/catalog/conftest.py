@@ -45,3 +45,12 @@ def shared_dir() -> Path:
 @pytest.fixture
 def theme(db):
     return Term.objects.create(kind=Term.Kind.THEME, slug="animals", name_en="Animals", name_fr="Animaux")
+
+
+@pytest.fixture(autouse=True)
+def french_by_default():
+    """URLs reversed in a test are the French ones, whatever a previous request activated."""
+    from django.utils import translation
+
+    with translation.override("fr"):
+        yield

@@ -1,0 +1,79 @@
+"""Title search across every name: accents, case and typos do not matter."""
+
+from __future__ import annotations
+
+import pytest
+
+from catalog import search
+from catalog.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def games(make_game):
+    return {
+        "drumlin": make_game("Drumlin", owned_count=10),
+        "eclair": make_game("Éclaircissement", title_de="Nix wie weg", owned_count=5),
+        "rampants": make_game("Rampants et Sauteurs", title_de="Schleicher und Hüpfer", title_en="Crawlers and Jumpers"),
+        "drum": make_game("Drum Circle", owned_count=500),
+        "catan": make_game("Catan", title_fr="Les Colons de Catane", other_names="Die Siedler von Catan", owned_count=1000),
+        "wingspan": make_game("Wingspan", owned_count=800),
+    }
+
+
+def titles(query: str, qs=None) -> list[str]:
+    ids = search.search_games(query, qs)
+    by_id = Game.objects.in_bulk(ids)
+    return [by_id[i].title for i in ids]
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("eclaircissement", "Éclaircissement"),
+    ("ÉCLAIRCISSEMENT", "Éclaircissement"),
+    ("éclaircisement", "Éclaircissement"),
+    ("drumln", "Drumlin"),
+    ("drumlin", "Drumlin"),
+    ("wingspn", "Wingspan"),
+    ("hupfer", "Rampants et Sauteurs"),
+    ("schleicher und hüpfer", "Rampants et Sauteurs"),
+    ("crawlers", "Rampants et Sauteurs"),
+    ("colons de catane", "Catan"),
+    ("siedler", "Catan"),
+    ("nix wie weg", "Éclaircissement"),
+])
+def test_it_finds_a_game_by_any_name_with_accents_and_typos(games, query, expected):
+    assert titles(query)[0] == expected
+
+
+def test_the_closest_name_comes_first_even_when_less_popular(games):
+    assert titles("drumlin")[:1] == ["Drumlin"]
+
+
+def test_unrelated_words_find_nothing(games):
+    assert titles("zzyzx quorble") == []
+
+
+def test_short_queries_match_word_starts(games):
+    assert "Drumlin" in titles("dr") and "Drum Circle" in titles("dr")
+    assert titles("q") == []
+
+
+def test_filters_narrow_a_title_search(games):
+    games["catan"].min_players, games["catan"].max_players = 3, 4
+    games["catan"].save()
+    assert titles("catan", Game.objects.filter(max_players__gte=3)) == ["Catan"]
+    assert titles("catan", Game.objects.filter(max_players__gte=5)) == []
+
+
+def test_renaming_a_game_updates_the_index(games):
+    games["wingspan"].title_fr = "Envergure"
+    games["wingspan"].save()
+    assert titles("envergure") == ["Wingspan"]
+    games["wingspan"].delete()
+    assert titles("wingspan") == []
+
+
+def test_the_catalogue_page_searches_titles(client, games):
+    html = client.get("/catalogue/", {"q": "eclaircissement"}).content.decode()
+    assert "Éclaircissement" in html and "Wingspan" not in html
