@@ -42,6 +42,8 @@ from .board import (
     Board,
 )
 from .evaluate import evaluate as _evaluate
+from .explain import why_illegal
+from .position import board_view, parse_position
 from .state import CHAIN, PLACE, TURN, WON, Key, State
 
 CLOU_OPTION = "clou_1986"
@@ -360,8 +362,6 @@ class DrumlinRules(Rules):
     def play(self, state: State, seat: Seat, move: str) -> State:
         if seat == state.side and move in _legal(state):
             return _apply(state, N.DECODE[move], move)
-        from .explain import why_illegal
-
         raise IllegalMove(why_illegal(state, seat, move))
 
     def outcome(self, state: State) -> Outcome | None:
@@ -388,8 +388,6 @@ class DrumlinRules(Rules):
         )
 
     def parse_position(self, text: str) -> State:
-        from .position import parse_position
-
         return parse_position(text)
 
     def dump(self, state: State) -> dict[str, JSON]:
@@ -406,8 +404,6 @@ class DrumlinRules(Rules):
     # -- views ----------------------------------------------------------------------------------
 
     def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
-        from .position import board_view
-
         outcome = self.outcome(state)
         acting = self.to_act(state)
         return {
