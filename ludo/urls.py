@@ -16,7 +16,7 @@ from ludo import views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", views.set_language, name="set_language"),
 ]
 
 urlpatterns += i18n_patterns(

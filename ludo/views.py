@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
+from urllib.parse import urlsplit
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -18,9 +19,11 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
+from django.views import i18n
 from django.views.decorators.http import require_POST
 
 from ludo.accounts import GUEST_NAME_KEY, GUEST_NAME_MAX, clean_guest_name
@@ -159,3 +162,17 @@ def guest(request: HttpRequest) -> HttpResponse:
 def guest_forget(request: HttpRequest) -> HttpResponse:
     request.session.pop(GUEST_NAME_KEY, None)
     return redirect("home")
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's set_language, resolving ``next`` in the language of its own path.
+
+    With prefix_default_language=False, /i18n/setlang/ always runs in French, so
+    Django's view cannot resolve an English ``next`` (/en/...) and would send the
+    visitor back to the English page after they chose French.
+    """
+    next_url = request.POST.get("next") or ""
+    from_language = translation.get_language_from_path(urlsplit(next_url).path) or settings.LANGUAGE_CODE
+    with translation.override(from_language):
+        return i18n.set_language(request)

@@ -23,7 +23,7 @@ Fixtures (importable from tests.conftest, so every test module sees them):
   Several servers started with the same environment share the database and the
   channel layer, as production processes do.
 - ``daphne_server``: one running DaphneServer on ``server_env``, stopped after the test.
-- ``chromium``: a session-wide headless Chromium (``/usr/bin/chromium``; skipped
+- ``chromium``: a module-wide headless Chromium (``/usr/bin/chromium``; skipped
   locally, failed under CI, when it is missing).
 - ``browser_page``: a fresh browser context and page (BrowserPage) that records
   console errors, page errors and CSP violations and saves screenshots under
@@ -289,9 +289,14 @@ def daphne_server(server_env: dict[str, str]) -> Iterator[DaphneServer]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """A headless Debian Chromium under Playwright (never a downloaded browser)."""
+    """A headless Debian Chromium under Playwright (never a downloaded browser).
+
+    Module-scoped: Playwright's sync API keeps an event loop running in the main
+    thread while it is open, which breaks asyncio.run() and async tests. Keep
+    browser tests in modules of their own (test_browser_*.py).
+    """
     require(Path(CHROMIUM).exists(), f"{CHROMIUM} is missing (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
@@ -312,6 +317,7 @@ class BrowserPage:
     console_errors: list[str] = field(default_factory=list)
 
     def screenshot(self, label: str, full_page: bool = True) -> Path:
+        """Save artifacts/screenshots/<test module>-<label>.png and return its path."""
         folder = ARTIFACTS / "screenshots"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.name}-{label}.png"
@@ -327,7 +333,7 @@ def browser_page(chromium: Any, request: pytest.FixtureRequest) -> Iterator[Brow
     context = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="fr-FR")
     context.set_default_timeout(10_000)
     page = context.new_page()
-    probe = BrowserPage(page=page, name=request.node.name.replace("/", "_").replace("[", "-").rstrip("]"))
+    probe = BrowserPage(page=page, name=request.node.path.stem)
 
     def on_console(message: Any) -> None:
         # CSP violations ("Refused to ...") and failed loads arrive as console errors.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import getpass
 import os
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
@@ -31,6 +32,8 @@ class Command(BaseCommand):
             validate_email(email)
         except ValidationError:
             raise CommandError(f"{email!r} is not a valid email address") from None
+        if get_user_model().objects.filter(username__iexact=username).exists():
+            raise CommandError(f"an account named {username!r} already exists")
         if password_env:
             password = os.environ.get(password_env)
             if not password:
