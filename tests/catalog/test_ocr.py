@@ -15,7 +15,9 @@ from catalog.models import Document, DocumentPage
 from ludo import worker
 from tests.conftest import require
 
-pytestmark = pytest.mark.django_db
+# The worker closes connections between jobs, as it does in production: these tests
+# cannot run inside the usual per-test transaction.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 FRENCH = ["Le dragon vole au-dessus", "des éléphants et de l'œuf."]
 GERMAN = ["Der Spieler zieht seine Steine", "über das Spielfeld: größer!"]
