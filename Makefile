@@ -1,63 +1,84 @@
-# Ludo: `make run` serves the site with demo content; `make test` runs the whole suite.
-# Both are idempotent. PYTHON=/path/to/python3.12 overrides the interpreter search.
+# Ludo. On a fresh machine (Python 3.12+, git, make):
+#   make run    virtualenv, install, migrate, demo content, worker + daphne on http://127.0.0.1:8000
+#   make test   virtualenv with the test extras, then the whole suite (PYTEST_ARGS="-k healthz -x")
+# Both are idempotent. PYTHON=/path/to/python3.12 picks the interpreter; otherwise the
+# first one that actually runs and is 3.12 or newer, on PATH or in pyenv's versions.
 
 SHELL := /bin/bash
 VENV  ?= .venv
 BIN   := $(VENV)/bin
 HOST  ?= 127.0.0.1
 PORT  ?= 8000
+PYTEST_ARGS ?=
+MAKEMESSAGES_IGNORES := --ignore '.venv/*' --ignore 'var/*' --ignore 'tests/*' --ignore 'bench/*' \
+	--ignore 'staticfiles/*' --ignore 'artifacts/*' --ignore 'node_modules/*'
 
-# A Python that actually runs and is 3.12 or newer: PATH first, then pyenv's versions.
+# Prints the path of a working Python >= 3.12, or fails. A pyenv shim such as
+# python3.12 exists on PATH even when that version is not selected, and then it
+# fails when run: every candidate is run, not just looked up.
 define find_python
-for c in $${PYTHON:-} python3.13 python3.12 python3 python \
+ok() { "$$1" -c 'import sys, venv; sys.exit(0 if sys.version_info >= (3, 12) else 1)' >/dev/null 2>&1; }; \
+if [ -n "$(PYTHON)" ]; then \
+  if ok "$(PYTHON)"; then command -v "$(PYTHON)"; exit 0; fi; \
+  echo "error: PYTHON=$(PYTHON) does not run as Python 3.12 or newer (with the venv module)" >&2; exit 1; \
+fi; \
+for c in python3.13 python3.12 python3.14 python3 python \
          $$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV); do \
-  [ -n "$$c" ] || continue; \
-  if "$$c" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' >/dev/null 2>&1; then \
-    command -v "$$c"; exit 0; fi; \
-done; exit 1
+  if ok "$$c"; then command -v "$$c"; exit 0; fi; \
+done; \
+echo "error: no working Python 3.12 or newer found on PATH or in pyenv's versions." >&2; \
+echo "Install one (Django 6 needs it), or name it: make PYTHON=/path/to/python3.12 $(MAKECMDGOALS)" >&2; \
+exit 1
 endef
 
-.PHONY: run test venv venv-test check-python messages compilemessages bench clean
+.PHONY: run test venv venv-test python messages compilemessages bench clean
 
-check-python:
-	@py=$$($(find_python)) || { echo "error: no working Python 3.12+ found on PATH or in pyenv's versions." >&2; \
-	  echo "Install Python 3.12 or newer, or run: make PYTHON=/path/to/python3.12 ..." >&2; exit 1; }; \
-	echo "Using $$py ($$($$py --version))"
+python:
+	@py=$$($(find_python)) && echo "$$py: $$($$py --version)"
 
 $(BIN)/python:
-	@py=$${PYTHON:-$$($(find_python))} || { echo "error: no working Python 3.12+ found on PATH or in pyenv's versions; set PYTHON=/path/to/python3.12" >&2; exit 1; }; \
-	"$$py" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' || { echo "error: $$py is older than 3.12 (Django 6 needs 3.12+)" >&2; exit 1; }; \
-	echo "Creating $(VENV) with $$py"; "$$py" -m venv $(VENV) && $(BIN)/python -m pip install -q --upgrade pip
+	@py=$$($(find_python)) || exit 1; \
+	echo "Creating $(VENV) with $$py ($$($$py --version))"; \
+	"$$py" -m venv $(VENV) && $(BIN)/python -m pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	$(BIN)/python -m pip install -q -e '.[test]'
 	@touch $@ $(VENV)/.installed
+
+$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	@touch $@ $(VENV)/.installed-test $(VENV)/.installed
 
 venv: $(VENV)/.installed
 venv-test: $(VENV)/.installed-test
 
+# The worker (bots, clocks, OCR, emails) runs beside daphne and stops with it.
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py collectstatic --noinput -v 0
 	$(BIN)/python manage.py load_demo
+	@echo "Ludo on http://$(HOST):$(PORT)/ (English: /en/). Ctrl-C stops the site and the worker."
+	@$(BIN)/python manage.py worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
 	$(BIN)/daphne -b $(HOST) -p $(PORT) ludo.asgi:application
 
 test: venv-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: venv-test
+bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/engines.py
 
+# msgids are English; fill the French msgstr, leave the English ones empty, then
+# `make compilemessages` and commit the .po and .mo files (tests/test_translations.py).
 messages: venv
-	$(BIN)/python manage.py makemessages -l fr -l en --no-obsolete --no-location --ignore '.venv/*' --ignore 'var/*' --ignore 'tests/*' --ignore 'bench/*'
-	$(BIN)/python manage.py makemessages -d djangojs -l fr -l en --no-obsolete --no-location --ignore '.venv/*' --ignore 'var/*' --ignore 'staticfiles/*'
+	$(BIN)/python manage.py makemessages -l fr -l en --no-obsolete --no-location $(MAKEMESSAGES_IGNORES)
+	$(BIN)/python manage.py makemessages -d djangojs -l fr -l en --no-obsolete --no-location $(MAKEMESSAGES_IGNORES)
 
 compilemessages: venv
 	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
 clean:
-	rm -rf $(VENV) var staticfiles .pytest_cache
+	rm -rf $(VENV) var staticfiles artifacts .pytest_cache
