@@ -152,7 +152,9 @@ def add_text_document(game: Game, upload: Upload, **fields) -> Document:
     its noise (markers, adverts, page numbers, running lines) marked, not removed."""
     if not upload.data:
         raise CatalogError(f"{upload.name}: the file is empty")
-    if b"\x00" in upload.data[:4096] and not upload.data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    head = upload.data[:4096]
+    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13))
+    if controls > len(head) // 10 and not upload.data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise CatalogError(f"{upload.name}: this looks like a binary file, not a text")
     if upload.data.startswith((b"\xff\xfe", b"\xfe\xff")):
         text = upload.data.decode("utf-16")

@@ -186,12 +186,19 @@ def find_noise(pages: list[str]) -> list[list[Noise]]:
     short lines repeated at the top or bottom of many pages (running headers, labels
     of lost diagrams). The text itself is kept; only ranges are returned."""
     edge_counts: dict[str, int] = {}
+    all_counts: dict[str, int] = {}
     for text in pages:
         lines = [ln.strip() for _, _, ln in _lines(text) if ln.strip()]
+        for line in lines:
+            if len(line) <= 40:
+                all_counts[line] = all_counts.get(line, 0) + 1
         for line in {*lines[:2], *lines[-2:]}:
             if len(line) <= 40:
                 edge_counts[line] = edge_counts.get(line, 0) + 1
-    repeated = {line for line, n in edge_counts.items() if n >= 3 and len(pages) >= 3}
+    # Running headers and footers: at the top or bottom of three pages or more. Labels
+    # of lost diagrams: the same short line four times or more anywhere.
+    repeated_at_edges = {line for line, n in edge_counts.items() if n >= 3 and len(pages) >= 3}
+    repeated_anywhere = {line for line, n in all_counts.items() if n >= 4}
 
     result: list[list[Noise]] = []
     for text in pages:
@@ -210,7 +217,7 @@ def find_noise(pages: list[str]) -> list[list[Noise]]:
                 continue
             if _PAGE_NUMBER.match(line):
                 marks.append(Noise(start, end, "page-number"))
-            elif stripped in repeated and id(ln) in edges:
+            elif stripped in repeated_anywhere or (stripped in repeated_at_edges and id(ln) in edges):
                 marks.append(Noise(start, end, "repeated-line"))
             elif _is_contact(line) and len(stripped) < 60:
                 marks.append(Noise(start, end, "contact"))

@@ -5,7 +5,6 @@ Without files, imports the data set in the shared folder (games, then themes).
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
@@ -25,9 +24,8 @@ class ProgressBar:
             return
         self.last = share
         filled = round(share * self.width)
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {share:4.0%} {done}/{total}")
-        if done >= total:
-            self.stream.write("\n")
+        line = f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {share:4.0%} {done}/{total}"
+        self.stream.write(line, ending="\n" if done >= total else "")
         self.stream.flush()
 
 
@@ -49,7 +47,7 @@ class Command(BaseCommand):
             raise CommandError("no such file: " + ", ".join(missing))
         for path in importer.order_files(files):
             started = time.perf_counter()
-            bar = None if no_progress else ProgressBar(sys.stderr, path.name)
+            bar = None if no_progress else ProgressBar(self.stderr, path.name)
             try:
                 report = importer.import_file(path, progress=bar)
             except importer.ImportFileError as exc:
