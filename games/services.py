@@ -1009,16 +1009,21 @@ def time_out(table_id: Any, now: datetime | None = None) -> int:
     seats = _seats(table)
     rules = rules_for(table)
     ran_out = 0
+    done: set[int] = set()
+    # One timeout per seat and call: a seat with an empty bank keeps timing
+    # out on each of its turns, one worker pass at a time, visibly.
     while table.status == Table.Status.RUNNING:
         state = _state(table, rules)
         to_act = set(rules.to_act(state))
         late = sorted(
-            (s for s in seats if s.index in to_act and s.deadline is not None and s.deadline <= now),
+            (s for s in seats
+             if s.index in to_act and s.index not in done and s.deadline is not None and s.deadline <= now),
             key=lambda s: (s.deadline, s.index),
         )
         if not late:
             break
         seat = late[0]
+        done.add(seat.index)
         ran_out += 1
         move = rules.timeout_move(state, seat.index)
         if move is None:
