@@ -66,7 +66,7 @@ def _documents(game: Game, user) -> list[Document]:
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     game = _game(slug)
     copies = Copy.objects.filter(Q(game=game) | Q(game_id=game.base_game_id) if game.kind == Game.Kind.IN_BOX else Q(game=game))
-    copies = copies.select_related("edition").prefetch_related(
+    copies = copies.select_related("edition__publisher", "edition__game").prefetch_related(
         Prefetch("missing_parts", queryset=MissingPart.objects.filter(found_at__isnull=True))
     )
     return render(request, "catalog/game.html", {
