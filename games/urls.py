@@ -1,9 +1,30 @@
 from django.urls import path
 
-from games import views
+from games import api, views
 
 app_name = "games"
 urlpatterns = [
     path("jouer/", views.play, name="play"),
     path("sessions/", views.sessions, name="sessions"),
+    # JSON API for the lobby, tables, replays (docs/protocol.md, "HTTP API").
+    path("api/games/", api.games, name="api-games"),
+    path("api/tables/", api.tables, name="api-tables"),
+    path("api/tables/quick/", api.quick, name="api-quick"),
+    path("api/tables/<int:table_id>/", api.table, name="api-table"),
+    path("api/tables/<int:table_id>/join/", api.join, name="api-join"),
+    path("api/tables/<int:table_id>/leave/", api.leave, name="api-leave"),
+    path("api/tables/<int:table_id>/bots/", api.bots, name="api-bots"),
+    path("api/tables/<int:table_id>/start/", api.start, name="api-start"),
+    path("api/tables/<int:table_id>/move/", api.move, name="api-move"),
+    path("api/tables/<int:table_id>/draw/", api.draw, name="api-draw"),
+    path("api/tables/<int:table_id>/resign/", api.resign, name="api-resign"),
+    path("api/tables/<int:table_id>/abort/", api.abort, name="api-abort"),
+    path("api/tables/<int:table_id>/rematch/", api.rematch, name="api-rematch"),
+    path("api/tables/<int:table_id>/kick/", api.kick, name="api-kick"),
+    path("api/tables/<int:table_id>/chat/", api.chat, name="api-chat"),
+    path("api/tables/<int:table_id>/end/", api.end, name="api-end"),
+    path("api/tables/<int:table_id>/remove/", api.remove, name="api-remove"),
+    path("api/tables/<int:table_id>/replay/", api.replay, name="api-replay"),
+    path("api/tables/<int:table_id>/export/", api.export, name="api-export"),
+    path("api/chat/<int:message_id>/hide/", api.hide_chat, name="api-hide-chat"),
 ]
