@@ -5,7 +5,6 @@ from games import api, views
 app_name = "games"
 urlpatterns = [
     path("jouer/", views.play, name="play"),
-    path("sessions/", views.sessions, name="sessions"),
     # JSON API for the lobby, tables, replays (docs/protocol.md, "HTTP API").
     path("api/games/", api.games, name="api-games"),
     path("api/tables/", api.tables, name="api-tables"),

@@ -6,7 +6,3 @@ from games import engines
 
 def play(request: HttpRequest) -> HttpResponse:
     return render(request, "games/play.html", {"games": engines.all()})
-
-
-def sessions(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/sessions.html")

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "ludo",
     "catalog",
     "games",
+    "games.bookings",
 ]
 
 MIDDLEWARE = [
