@@ -135,7 +135,7 @@ class DrekkiRules(Rules):
             return act.place_bid(state, seat, value)
         if kind == "withdraw":
             return act.withdraw(state, seat)
-        return act.hold_charm(state, value)
+        return act.hold_charm(state, value)  # "colour": the winner's pick among tied colours
 
     def _close(self, state: DrekkiState, seat: int) -> DrekkiState:
         clock = self.countdown(state)
