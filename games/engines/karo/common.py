@@ -57,11 +57,12 @@ class Seen:
     no more per turn than a short one.
     """
 
-    __slots__ = ("_root", "size")
+    __slots__ = ("_root", "size", "_json")
 
     def __init__(self, root: tuple[Any, ...] | None = None, size: int = 0) -> None:
         self._root = root
         self.size = size  # occurrences recorded, repeats included
+        self._json: dict[str, int] | None = None  # memo of seen_to_json
 
     def count(self, key: Hashable) -> int:
         root = self._root
@@ -147,8 +148,14 @@ def close_turn(
 
 
 def seen_to_json(seen: Seen, key_text: Callable[[Any], str]) -> dict[str, int]:
-    """The recorded positions as ``{position text: occurrences}``, sorted for stable output."""
-    return dict(sorted((key_text(k), n) for k, n in seen.counts().items()))
+    """The recorded positions as ``{position text: occurrences}``, sorted for stable output.
+
+    Worked out once per history (views and dumps of one state ask many times);
+    ``key_text`` should remember its answers, as a history mostly repeats its parent's.
+    """
+    if seen._json is None:
+        seen._json = dict(sorted((key_text(k), n) for k, n in seen.counts().items()))
+    return dict(seen._json)
 
 
 def seen_from_json(data: JSON, text_key: Callable[[str], Hashable]) -> Seen:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..base import JSON, Outcome, PositionError, Seat
@@ -144,8 +145,61 @@ def position_key(board: str, turn: Seat) -> str:
     return board + "01"[turn]
 
 
+@lru_cache(maxsize=1 << 16)
 def key_text(key: str) -> str:
+    """A recorded position (board and seat to move) as position text."""
     return f"{GRID.rows_text(key[:-1])} {key[-1]}"
+
+
+@lru_cache(maxsize=1 << 16)
+def text_key(text: str) -> str:
+    """Inverse of :func:`key_text`; PositionError for a bad text or one in the middle of a chain."""
+    state = read_position(text)
+    if state.path:
+        raise PositionError(f"{text!r} is in the middle of a chain; only the ends of turns are recorded")
+    return position_key(state.board, state.turn)
+
+
+def read_position(text: str) -> EclaircissementState:
+    """The board, seat to move and chain of a position text, checked (no history, no outcome)."""
+    if not isinstance(text, str):
+        raise PositionError(f"a position is text, not {text!r}")
+    fields = text.split(" ")
+    board = GRID.rows_cells(fields[0])
+    if board is None:
+        raise PositionError(f"{fields[0]!r} is not 5 ranks of 5 squares separated by '/'")
+    bad = set(board) - set(".DLdl")
+    if bad:
+        raise PositionError(f"unknown square content {''.join(sorted(bad))!r} (use . D L d l)")
+    if len(fields) not in (2, 3) or fields[1] not in ("0", "1"):
+        raise PositionError(f"{text!r} must give the seat to move (0 or 1) after the board")
+    for s in (0, 1):
+        count = board.count(DARK[s]) + board.count(LIT[s])
+        if count != 8:
+            raise PositionError(f"seat {s} has {count} pieces on the board, not 8")
+    turn = int(fields[1])
+    path = _read_path(board, turn, fields[2]) if len(fields) == 3 else ()
+    if path and not further_jumps(board, path) and not has_won(board, turn):
+        raise PositionError("the jumping piece has no jump left, so its turn would be over")
+    return EclaircissementState(board, turn, path, EMPTY_SEEN, None, None)
+
+
+def _read_path(board: str, turn: Seat, text: str) -> tuple[int, ...]:
+    names = text.split("-")
+    if len(names) < 2 or any(n not in GRID.index for n in names):
+        raise PositionError(f"{text!r} is not a chain of squares like a1-a3")
+    path = tuple(GRID.index[n] for n in names)
+    if len(set(path)) != len(path):
+        raise PositionError(f"the chain {text!r} lands twice on the same square")
+    for a, b in zip(path, path[1:]):
+        if not any(land == b and board[over] != EMPTY for _, over, land in _JUMPS[a]):
+            raise PositionError(f"{GRID.names[a]}-{GRID.names[b]} in {text!r} is not a jump over a piece")
+    if any(board[i] != EMPTY for i in path[:-1]):
+        raise PositionError(f"the squares the jumping piece left in {text!r} must be empty")
+    piece = board[path[-1]]
+    if piece == EMPTY or OWNER[piece] != turn:
+        raise PositionError(f"the chain {text!r} must end on a piece of seat {turn}")
+    return path
 
 
 def path_text(path: tuple[int, ...]) -> str:
@@ -301,7 +355,7 @@ class Eclaircissement(KaroRules):
         self, view: Mapping[str, JSON], seat: Seat | None, rng: random.Random
     ) -> EclaircissementState:
         # Nothing is hidden in this game: the view rebuilds the exact state.
-        state = self.parse_position(str(view["position"]))
+        state = read_position(str(view["position"]))
         return self._restore(state, view.get("seen", {}), view.get("last_move"), view.get("outcome"))
 
     def _restore(self, state: EclaircissementState, seen: JSON, last: JSON, outcome: JSON) -> EclaircissementState:
@@ -309,16 +363,10 @@ class Eclaircissement(KaroRules):
             state.board,
             state.turn,
             state.path,
-            seen_from_json(seen, self._text_key),
+            seen_from_json(seen, text_key),
             outcome_from_json(outcome),
             last_from_json(last),
         )
-
-    def _text_key(self, text: str) -> str:
-        state = self.parse_position(text)
-        if state.path:
-            raise PositionError(f"{text!r} is in the middle of a chain; only the ends of turns are recorded")
-        return position_key(state.board, state.turn)
 
     # -- notation and storage ------------------------------------------------------------
 
@@ -329,54 +377,17 @@ class Eclaircissement(KaroRules):
         return text
 
     def parse_position(self, text: str) -> EclaircissementState:
-        if not isinstance(text, str):
-            raise PositionError(f"a position is text, not {text!r}")
-        fields = text.split(" ")
-        board = GRID.rows_cells(fields[0])
-        if board is None:
-            raise PositionError(f"{fields[0]!r} is not 5 ranks of 5 squares separated by '/'")
-        bad = set(board) - set(".DLdl")
-        if bad:
-            raise PositionError(f"unknown square content {''.join(sorted(bad))!r} (use . D L d l)")
-        if len(fields) not in (2, 3) or fields[1] not in ("0", "1"):
-            raise PositionError(f"{text!r} must give the seat to move (0 or 1) after the board")
-        for s in (0, 1):
-            count = board.count(DARK[s]) + board.count(LIT[s])
-            if count != 8:
-                raise PositionError(f"seat {s} has {count} pieces on the board, not 8")
-        turn = int(fields[1])
-        path = self._parse_path(board, turn, fields[2]) if len(fields) == 3 else ()
-        state = EclaircissementState(board, turn, path, EMPTY_SEEN, None, None)
-        mover = turn if path else 1 - turn
+        state = read_position(text)
+        mover = state.turn if state.path else 1 - state.turn
         for s in (mover, 1 - mover):
-            if has_won(board, s):
+            if has_won(state.board, s):
                 state.outcome = Outcome.win(s, 2, WIN_REASON)
                 return state
-        if path:
-            if not further_jumps(board, path):
-                raise PositionError("the jumping piece has no jump left, so its turn would be over")
-            return state
-        state.seen = EMPTY_SEEN.add(position_key(board, turn))[0]
-        if self._is_stuck(state, turn) and self._is_stuck(state, 1 - turn):
-            state.outcome = Outcome.draw(2, BOTH_STUCK)
+        if not state.path:
+            state.seen = EMPTY_SEEN.add(position_key(state.board, state.turn))[0]
+            if self._is_stuck(state, state.turn) and self._is_stuck(state, 1 - state.turn):
+                state.outcome = Outcome.draw(2, BOTH_STUCK)
         return state
-
-    def _parse_path(self, board: str, turn: Seat, text: str) -> tuple[int, ...]:
-        names = text.split("-")
-        if len(names) < 2 or any(n not in GRID.index for n in names):
-            raise PositionError(f"{text!r} is not a chain of squares like a1-a3")
-        path = tuple(GRID.index[n] for n in names)
-        if len(set(path)) != len(path):
-            raise PositionError(f"the chain {text!r} lands twice on the same square")
-        for a, b in zip(path, path[1:]):
-            if not any(land == b and board[over] != EMPTY for _, over, land in _JUMPS[a]):
-                raise PositionError(f"{GRID.names[a]}-{GRID.names[b]} in {text!r} is not a jump over a piece")
-        if any(board[i] != EMPTY for i in path[:-1]):
-            raise PositionError(f"the squares the jumping piece left in {text!r} must be empty")
-        piece = board[path[-1]]
-        if piece == EMPTY or OWNER[piece] != turn:
-            raise PositionError(f"the chain {text!r} must end on a piece of seat {turn}")
-        return path
 
     def dump(self, state: EclaircissementState) -> dict[str, JSON]:
         return {
@@ -389,7 +400,7 @@ class Eclaircissement(KaroRules):
     def load(self, data: Mapping[str, JSON]) -> EclaircissementState:
         if not isinstance(data, Mapping) or not isinstance(data.get("position"), str):
             raise PositionError("a stored game needs its position text")
-        state = self.parse_position(data["position"])
+        state = read_position(data["position"])
         return self._restore(state, data.get("seen", {}), data.get("last"), data.get("outcome"))
 
     # -- for bots ------------------------------------------------------------------------

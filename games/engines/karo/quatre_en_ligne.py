@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..base import JSON, Outcome, PositionError, Seat
@@ -71,7 +72,7 @@ PIECES_EACH = 6
 WIN_REASON = "four-in-line"
 
 # What play needs for each move: (PLACE, at) / (MOVE, start, end, jumped) /
-# (TILE, lift, target, start, jumped).
+# (TILE, target, start, jumped), the lifted tile being read from the move text.
 PLACE = "place"
 MOVE = "move"
 TILE = "tile"
@@ -259,7 +260,9 @@ def generate_movement(board: str, layout: Layout, seat: Seat) -> dict[str, tuple
     """Steps, jumps and tile moves of ``seat`` in the movement phase.
 
     The hottest function of the box (random playouts spend most of their time
-    here), hence the layout's memos read inline.
+    here), hence the layout's memos read inline, and one detail tuple shared
+    by all the tile moves that differ only by the tile lifted (``play`` reads
+    that tile from the move text).
     """
     names = layout.names
     lift_memo = layout.can_lift
@@ -270,44 +273,43 @@ def generate_movement(board: str, layout: Layout, seat: Seat) -> dict[str, tuple
             can = lift_memo[t] = liftable(board, t)
         if can:
             lifts.append(t)
+    side_memo = layout.sides
     mine = places(board, PLAIN[seat]) + places(board, MARKED[seat])
     mine.sort()
     out: dict[str, tuple[Any, ...]] = {}
-    # (place with no tile, piece, jumped): where a piece could go were a tile moved there
-    targets: list[tuple[int, int, bool]] = []
     for c in mine:
         from_name = names[c]
         for d in OFFSETS:
-            n = c + d
-            ch = board[n]
+            target = c + d
+            ch = board[target]
             if ch == EMPTY:
-                out[f"{from_name}>{names[n]}"] = (MOVE, c, n, False)
-            elif ch == BLANK:
-                if lifts:
-                    targets.append((n, c, False))
-            else:
-                j = n + d
-                ch = board[j]
+                out[f"{from_name}>{names[target]}"] = (MOVE, c, target, False)
+                continue
+            jumped = ch != BLANK
+            if jumped:
+                target += d
+                ch = board[target]
                 if ch == EMPTY:
-                    out[f"{from_name}>{names[j]}"] = (MOVE, c, j, True)
-                elif ch == BLANK and lifts:
-                    targets.append((j, c, True))
-    if not targets:
-        return out
-    side_memo = layout.sides
-    for target, start, jumped in targets:
-        sides = side_memo.get(target)
-        if sides is None:
-            sides = side_memo[target] = sides_of(board, target)
-        if not sides:
-            continue  # a tile there would touch the board only by a corner
-        # a tile touching nothing but the place it left would float free
-        only = sides[0] if len(sides) == 1 else -1
-        to = names[target]
-        tail = f">{to}:{names[start]}>{to}"
-        for lift in lifts:
-            if lift != only:
-                out[names[lift] + tail] = (TILE, lift, target, start, jumped)
+                    out[f"{from_name}>{names[target]}"] = (MOVE, c, target, True)
+                    continue
+                if ch != BLANK:
+                    continue
+            # No tile on target: a tile moved there would let this piece go onto it.
+            if not lifts:
+                continue
+            sides = side_memo.get(target)
+            if sides is None:
+                sides = side_memo[target] = sides_of(board, target)
+            if not sides:
+                continue  # a tile there would touch the board only by a corner
+            # a tile touching nothing but the place it left would float free
+            only = sides[0] if len(sides) == 1 else -1
+            to = names[target]
+            tail = f">{to}:{from_name}>{to}"
+            detail = (TILE, target, c, jumped)
+            for lift in lifts:
+                if lift != only:
+                    out[names[lift] + tail] = detail
     return out
 
 
@@ -354,9 +356,17 @@ def format_board(board: str, ox: int, oy: int) -> str:
     return f"{MARGIN + ox},{MARGIN + oy} {'/'.join(rows)}"
 
 
+@lru_cache(maxsize=1 << 16)
 def key_text(key: str) -> str:
     """A recorded position as text, with its lowest corner at 0,0."""
     return f"{format_board(key[:-1], -MARGIN, -MARGIN)} {key[-1]}"
+
+
+@lru_cache(maxsize=1 << 16)
+def text_key(text: str) -> str:
+    """Inverse of :func:`key_text` (any origin gives the same key); PositionError on bad text."""
+    state = read_position(text)
+    return position_key(state.board, state.turn)
 
 
 def parse_board(origin_text: str, rows_text: str) -> tuple[str, Layout]:
@@ -390,6 +400,26 @@ def parse_board(origin_text: str, rows_text: str) -> tuple[str, Layout]:
     if not all_joined(board):
         raise PositionError("the tiles are not all joined by their sides")
     return board, Layout(x0 - MARGIN, y0 - MARGIN)
+
+
+def read_position(text: str) -> QuatreState:
+    """Tiles, pieces and seat to move of a position text, checked (no history, no outcome)."""
+    if not isinstance(text, str):
+        raise PositionError(f"a position is text, not {text!r}")
+    fields = text.split(" ")
+    if len(fields) != 3 or fields[2] not in ("0", "1"):
+        raise PositionError(f"{text!r} must be: origin x,y, the rows top first separated by '/', the seat to move")
+    board, layout = parse_board(fields[0], fields[1])
+    turn = int(fields[2])
+    counts = [board.count(PLAIN[s]) + board.count(MARKED[s]) for s in (0, 1)]
+    if sum(counts) < 2 * PIECES_EACH:
+        if any(m in board for m in MARKED):
+            raise PositionError("no piece is marked while pieces are being placed")
+        if not counts[turn] <= counts[1 - turn] <= counts[turn] + 1:
+            raise PositionError(f"seat {turn} cannot be placing with {counts[0]} and {counts[1]} pieces placed")
+    elif counts != [PIECES_EACH, PIECES_EACH]:
+        raise PositionError(f"each seat has six pieces, not {counts[0]} and {counts[1]}")
+    return QuatreState(board, layout, turn, EMPTY_SEEN, None, None)
 
 
 START_BOARD, START_LAYOUT = parse_board("0,0", "...../...../...../.....")
@@ -435,7 +465,8 @@ class QuatreEnLigne(KaroRules):
         if kind == MOVE:
             _, start, end, jumped = detail
         else:
-            _, lift, end, start, jumped = detail
+            _, end, start, jumped = detail
+            lift = layout.place(move.partition(">")[0])
             board = put(board, lift, BLANK)
         piece = board[start]
         if jumped:
@@ -570,7 +601,7 @@ class QuatreEnLigne(KaroRules):
 
     def state_from_view(self, view: Mapping[str, JSON], seat: Seat | None, rng: random.Random) -> QuatreState:
         # Nothing is hidden in this game: the view rebuilds the exact state.
-        state = self.parse_position(str(view["position"]))
+        state = read_position(str(view["position"]))
         return self._restore(state, view.get("seen", {}), view.get("last_move"), view.get("outcome"))
 
     def _restore(self, state: QuatreState, seen: JSON, last: JSON, outcome: JSON) -> QuatreState:
@@ -578,14 +609,10 @@ class QuatreEnLigne(KaroRules):
             state.board,
             state.layout,
             state.turn,
-            seen_from_json(seen, self._text_key),
+            seen_from_json(seen, text_key),
             outcome_from_json(outcome),
             last_from_json(last),
         )
-
-    def _text_key(self, text: str) -> str:
-        state = self.parse_position(text)
-        return position_key(state.board, state.turn)
 
     # -- notation and storage ------------------------------------------------------------
 
@@ -593,22 +620,9 @@ class QuatreEnLigne(KaroRules):
         return f"{format_board(state.board, state.layout.ox, state.layout.oy)} {state.turn}"
 
     def parse_position(self, text: str) -> QuatreState:
-        if not isinstance(text, str):
-            raise PositionError(f"a position is text, not {text!r}")
-        fields = text.split(" ")
-        if len(fields) != 3 or fields[2] not in ("0", "1"):
-            raise PositionError(f"{text!r} must be: origin x,y, the rows top first separated by '/', the seat to move")
-        board, layout = parse_board(fields[0], fields[1])
-        turn = int(fields[2])
-        counts = [board.count(PLAIN[s]) + board.count(MARKED[s]) for s in (0, 1)]
-        if sum(counts) < 2 * PIECES_EACH:
-            if any(m in board for m in MARKED):
-                raise PositionError("no piece is marked while pieces are being placed")
-            if not counts[turn] <= counts[1 - turn] <= counts[turn] + 1:
-                raise PositionError(f"seat {turn} cannot be placing with {counts[0]} and {counts[1]} pieces placed")
-        elif counts != [PIECES_EACH, PIECES_EACH]:
-            raise PositionError(f"each seat has six pieces, not {counts[0]} and {counts[1]}")
-        state = QuatreState(board, layout, turn, EMPTY_SEEN.add(position_key(board, turn))[0], None, None)
+        state = read_position(text)
+        board, turn = state.board, state.turn
+        state.seen = EMPTY_SEEN.add(position_key(board, turn))[0]
         for s in (1 - turn, turn):
             if has_line(board, s):
                 state.outcome = Outcome.win(s, 2, WIN_REASON)
@@ -628,7 +642,7 @@ class QuatreEnLigne(KaroRules):
     def load(self, data: Mapping[str, JSON]) -> QuatreState:
         if not isinstance(data, Mapping) or not isinstance(data.get("position"), str):
             raise PositionError("a stored game needs its position text")
-        state = self.parse_position(data["position"])
+        state = read_position(data["position"])
         return self._restore(state, data.get("seen", {}), data.get("last"), data.get("outcome"))
 
     # -- for bots ------------------------------------------------------------------------
@@ -644,7 +658,7 @@ class QuatreEnLigne(KaroRules):
             theirs = PLAIN[1 - s] + MARKED[1 - s]
             mine = places(board, plain) + places(board, marked)
             score[s] += board.count(marked)
-            windows = {(c - back * off, off) for c in mine for off in LINES for back in range(4)}
+            windows = dict.fromkeys((c - back * off, off) for c in mine for off in LINES for back in range(4))
             for first, off in windows:
                 window = [board[first + k * off] for k in range(4)]
                 if any(p in theirs for p in window):

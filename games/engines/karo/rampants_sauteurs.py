@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import itertools
 import random
+from functools import lru_cache
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..base import JSON, IllegalMove, Outcome, PositionError, Seat
 from .common import (
+    BOTH_STUCK,
     EMPTY_SEEN,
     NOBODY,
     PASS,
@@ -178,8 +180,54 @@ def position_key(board: str, turn: Seat) -> str:
     return board + "01"[turn]
 
 
+@lru_cache(maxsize=1 << 16)
 def key_text(key: str) -> str:
+    """A recorded position (board and seat to move) as position text."""
     return f"{format_board(key[:-1])} {key[-1]}"
+
+
+@lru_cache(maxsize=1 << 16)
+def text_key(text: str) -> str:
+    """Inverse of :func:`key_text`; PositionError for anything but a position in play."""
+    state = read_position(text)
+    if state.turn < 0:
+        raise PositionError(f"{text!r} is a setup position; only positions in play are recorded")
+    return position_key(state.board, state.turn)
+
+
+def read_position(text: str) -> RampantsState:
+    """The board, seat to move and setup of a position text, checked (no history, no outcome)."""
+    if not isinstance(text, str):
+        raise PositionError(f"a position is text, not {text!r}")
+    fields = text.split(" ")
+    board = GRID.rows_cells(fields[0])
+    if board is None:
+        raise PositionError(f"{fields[0]!r} is not 8 ranks of 3 squares separated by '/'")
+    bad = set(board) - set(".CJcj")
+    if bad:
+        raise PositionError(f"unknown square content {''.join(sorted(bad))!r} (use . C J c j)")
+    if len(fields) == 3 and fields[1] == SETUP and fields[2] in ("0", "1"):
+        return _read_setup(board, int(fields[2]))
+    if len(fields) != 2 or fields[1] not in ("0", "1"):
+        raise PositionError(f"{text!r} must end with the seat to move (0 or 1), or 'setup' and the first seat")
+    for s in (0, 1):
+        count = sum(board.count(p) for p in PIECES[s])
+        if count != 6:
+            raise PositionError(f"seat {s} has {count} pieces on the board, not 6")
+    return RampantsState(board, int(fields[1]), -1, EMPTY_SEEN, None, None)
+
+
+def _read_setup(board: str, first: Seat) -> RampantsState:
+    for s in (0, 1):
+        start = START_SQUARES[s]
+        if any(p != EMPTY and OWNER[p] == s and i not in start for i, p in enumerate(board)):
+            raise PositionError(f"during the setup, seat {s} has a piece outside its start rows")
+        cells = [board[i] for i in start]
+        if cells.count(EMPTY) not in (0, 6) or (EMPTY not in cells and cells.count(CRAWLERS[s]) != 3):
+            raise PositionError(f"seat {s}'s start rows must be empty or hold three crawlers and three jumpers")
+    if layout_of(board, 0) is not None and layout_of(board, 1) is not None:
+        raise PositionError("both layouts are chosen, so the game has started: give the seat to move")
+    return RampantsState(board, -1, first, EMPTY_SEEN, None, None)
 
 
 # -- the rules ----------------------------------------------------------------------------
@@ -342,28 +390,21 @@ class RampantsEtSauteurs(KaroRules):
                 if s == 1:
                     back, front = back.lower(), front.lower()
                 ranks[rows[0]], ranks[rows[1]] = back, front
-        state = self.parse_position(" ".join(["/".join(ranks), *fields[1:]]))
+        state = read_position(" ".join(["/".join(ranks), *fields[1:]]))
         last = view.get("last_move")
         if last is not None and last.get("move") is None:
             last = {"seat": last["seat"], "move": sampled.get(last["seat"], "")}
         return self._restore(state, view.get("seen", {}), last, view.get("outcome"))
 
     def _restore(self, state: RampantsState, seen: JSON, last: JSON, outcome: JSON) -> RampantsState:
-        restored = RampantsState(
+        return RampantsState(
             state.board,
             state.turn,
             state.first,
-            seen_from_json(seen, self._text_key),
+            seen_from_json(seen, text_key),
             outcome_from_json(outcome),
             last_from_json(last),
         )
-        return restored
-
-    def _text_key(self, text: str) -> str:
-        state = self.parse_position(text)
-        if state.turn < 0:
-            raise PositionError(f"{text!r} is a setup position; only play positions are recorded")
-        return position_key(state.board, state.turn)
 
     # -- notation and storage ------------------------------------------------------------
 
@@ -374,41 +415,11 @@ class RampantsEtSauteurs(KaroRules):
         return f"{board} {state.turn}"
 
     def parse_position(self, text: str) -> RampantsState:
-        if not isinstance(text, str):
-            raise PositionError(f"a position is text, not {text!r}")
-        fields = text.split(" ")
-        board = GRID.rows_cells(fields[0])
-        if board is None:
-            raise PositionError(f"{fields[0]!r} is not 8 ranks of 3 squares separated by '/'")
-        bad = set(board) - set(".CJcj")
-        if bad:
-            raise PositionError(f"unknown square content {''.join(sorted(bad))!r} (use . C J c j)")
-        if len(fields) == 3 and fields[1] == SETUP and fields[2] in ("0", "1"):
-            return self._parse_setup(board, int(fields[2]))
-        if len(fields) != 2 or fields[1] not in ("0", "1"):
-            raise PositionError(f"{text!r} must end with the seat to move (0 or 1), or 'setup' and the first seat")
-        for s in (0, 1):
-            count = sum(board.count(p) for p in PIECES[s])
-            if count != 6:
-                raise PositionError(f"seat {s} has {count} pieces on the board, not 6")
-        turn = int(fields[1])
-        state = RampantsState(board, turn, -1, EMPTY_SEEN, None, None)
-        state.seen = EMPTY_SEEN.add(position_key(board, turn))[0]
-        state.outcome = self._outcome_of_position(state)
+        state = read_position(text)
+        if state.turn >= 0:
+            state.seen = EMPTY_SEEN.add(position_key(state.board, state.turn))[0]
+            state.outcome = self._outcome_of_position(state)
         return state
-
-    def _parse_setup(self, board: str, first: Seat) -> RampantsState:
-        for s in (0, 1):
-            start = START_SQUARES[s]
-            outside = [i for i, p in enumerate(board) if p != EMPTY and OWNER[p] == s and i not in start]
-            if outside:
-                raise PositionError(f"during the setup, seat {s} has a piece outside its start rows")
-            cells = [board[i] for i in start]
-            if cells.count(EMPTY) not in (0, 6) or (EMPTY not in cells and cells.count(CRAWLERS[s]) != 3):
-                raise PositionError(f"seat {s}'s start rows must be empty or hold three crawlers and three jumpers")
-        if layout_of(board, 0) is not None and layout_of(board, 1) is not None:
-            raise PositionError("both layouts are chosen, so the game has started: give the seat to move")
-        return RampantsState(board, -1, first, EMPTY_SEEN, None, None)
 
     def _outcome_of_position(self, state: RampantsState) -> Outcome | None:
         mover = 1 - state.turn
@@ -416,7 +427,7 @@ class RampantsEtSauteurs(KaroRules):
             if has_crossed(state.board, s):
                 return Outcome.win(s, 2, WIN_REASON)
         if self._is_stuck(state, state.turn) and self._is_stuck(state, mover):
-            return Outcome.draw(2, "both-stuck")
+            return Outcome.draw(2, BOTH_STUCK)
         return None
 
     def dump(self, state: RampantsState) -> dict[str, JSON]:
@@ -430,7 +441,7 @@ class RampantsEtSauteurs(KaroRules):
     def load(self, data: Mapping[str, JSON]) -> RampantsState:
         if not isinstance(data, Mapping) or not isinstance(data.get("position"), str):
             raise PositionError("a stored game needs its position text")
-        state = self.parse_position(data["position"])
+        state = read_position(data["position"])
         return self._restore(state, data.get("seen", {}), data.get("last"), data.get("outcome"))
 
     # -- for bots ------------------------------------------------------------------------
