@@ -39,6 +39,12 @@ from tests.servers import (  # noqa: E402,F401
 )
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Tests log in a lot: a fast hasher keeps them quick (production keeps Django's default)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def alice(db):
     """A host: staff account in the hosts' group."""

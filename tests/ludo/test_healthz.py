@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
+from urllib.parse import urlsplit
 
 import pytest
 
-from tests.servers import DaphneServer, free_port
+from tests.conftest import require
+from tests.servers import DaphneServer, free_port, port_open
 
 pytestmark = pytest.mark.django_db
 
@@ -28,13 +31,22 @@ def test_it_answers_200_when_everything_answers(client):
     assert "no-cache" in response["Cache-Control"]
 
 
-def test_it_answers_again_and_again_without_leaking_channels(client):
-    from channels.layers import get_channel_layer
+def test_a_real_server_leaves_no_subscription_behind_in_redis(server_env):
+    """Each probe subscribes to a fresh channel; it must unsubscribe, or a
+    load balancer polling every few seconds fills Redis and the process."""
+    redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    require(port_open(urlsplit(redis_url).hostname, urlsplit(redis_url).port or 6379), f"no Redis at {redis_url}")
+    import redis
 
-    for _ in range(5):
-        assert client.get("/healthz").status_code == 200
-    layer = get_channel_layer()
-    assert not getattr(layer, "channels", {}), "the probe left channels behind"
+    prefix = "healthz-leak-" + uuid.uuid4().hex[:8]
+    with DaphneServer({**server_env, "REDIS_URL": redis_url, "CHANNELS_PREFIX": prefix}) as server:
+        for _ in range(5):
+            assert server.get("/healthz")[0] == 200
+        client = redis.Redis.from_url(redis_url)
+        try:
+            assert client.pubsub_channels(f"{prefix}*") == []
+        finally:
+            client.close()
 
 
 @pytest.mark.parametrize(
