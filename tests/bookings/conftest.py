@@ -82,3 +82,35 @@ def shared_database(transactional_db, tmp_path):
         settings_dict["NAME"] = memory_name
         connection.ensure_connection()
         keeper.close()
+
+
+def last_sunday(year: int, month: int) -> date:
+    """The night the clocks change in Europe: last Sunday of March or October."""
+    day = date(year, month + 1, 1) - timedelta(days=1)
+    return day - timedelta(days=(day.weekday() - 6) % 7)
+
+
+@pytest.fixture
+def soon(alice):
+    """A session starting in two days by the real clock (for pages and jobs,
+    which read the time themselves)."""
+
+    def make(**fields) -> Session:
+        now = timezone.now()
+        start = fields.pop("starts_at", now + timedelta(days=2))
+        fields.setdefault("capacity", 10)
+        fields.setdefault("title", "Soirée jeux")
+        return services.create_session(alice, starts_at=start, ends_at=start + timedelta(hours=3), **fields)
+
+    return make
+
+
+@pytest.fixture
+def on_commit(django_capture_on_commit_callbacks):
+    """Run what the services leave for after the commit (the emails), as a
+    real commit would."""
+
+    def run():
+        return django_capture_on_commit_callbacks(execute=True)
+
+    return run
