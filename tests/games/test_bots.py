@@ -1,0 +1,198 @@
+"""Bots: legal, reproducible, fed only their seat's view, and stronger than chance.
+
+Every bot kind and level is run on every registered engine and player count (and
+on the toy engines), always given ``json.loads(json.dumps(view))`` for its own
+seat, never the state. Searches use iteration budgets here, never time budgets,
+so that a seed fixes every choice.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from games import bots, engines
+from games.bots.mcts import MctsBot
+from games.engines.base import Rules
+from tests.games.toy_engines import TOY_ENGINES, ChainNim, Goofspiel, TicTacToe
+
+ALL_RULES: list[Rules] = [*engines.all(), *TOY_ENGINES]
+TABLES = [(rules, n) for rules in ALL_RULES for n in range(rules.min_players, rules.max_players + 1)]
+# Small budgets keep the suite fast; strength is measured in bench/bots.py.
+TEST_BUDGET = {"iterations": 24, "seconds": None, "playout_depth": 8}
+# Plies (of a game otherwise played at random) at which the bot is asked to move.
+ASK_AT = {0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144}
+MAX_ASKS = 7
+
+
+def build(kind_or_level: str, rules: Rules, seed: Any) -> bots.Bot:
+    kind = bots.level_spec(kind_or_level, rules)[0] if kind_or_level in bots.LEVELS else kind_or_level
+    budget = TEST_BUDGET if kind == "mcts" else {}
+    return bots.make(kind_or_level, rules, seed, **budget)
+
+
+def seat_view(rules: Rules, state: Any, seat: int) -> dict[str, Any]:
+    """What a bot gets: its seat's view, as JSON text would carry it."""
+    return json.loads(json.dumps(rules.view(state, seat)))
+
+
+def bot_names(rules: Rules) -> list[str]:
+    return [*bots.kinds(rules), *bots.LEVELS]
+
+
+BOT_CASES = [
+    pytest.param(rules, n, name, id=f"{rules.slug}-{n}p-{name}")
+    for rules, n in TABLES
+    for name in bot_names(rules)
+]
+
+
+@pytest.mark.parametrize(("rules", "n", "name"), BOT_CASES)
+def test_it_plays_legal_reproducible_moves_from_the_view_alone(rules: Rules, n: int, name: str) -> None:
+    rng = random.Random(f"bots/{rules.slug}/{n}/{name}")
+    state = rules.new_game(n, seed=f"bot-test-{n}")
+    # Two bots per seat built with the same seed must make the same choices.
+    first = [build(name, rules, ("seed", seat)) for seat in range(n)]
+    twin = [build(name, rules, ("seed", seat)) for seat in range(n)]
+    asks = 0
+    for ply in range(5000):
+        if rules.is_over(state) or asks >= MAX_ASKS:
+            break
+        seat = rng.choice(rules.to_act(state))
+        if ply in ASK_AT:
+            view = seat_view(rules, state, seat)
+            untouched = copy.deepcopy(view)
+            move = first[seat].choose(view, seat)
+            assert view == untouched, "the bot changed the view it was given"
+            assert move in rules.legal_moves(state, seat), f"{name} chose {move!r}, not a legal move"
+            assert twin[seat].choose(seat_view(rules, state, seat), seat) == move, "same seed, other move"
+            asks += 1
+        else:
+            move = rng.choice(rules.legal_moves(state, seat))
+        state = rules.play(state, seat, move)
+    assert asks, "the bot was never asked to move"
+
+
+def play_match(rules: Rules, players: list[bots.Bot], seed: Any) -> Any:
+    """A whole game between bots; the outcome."""
+    state = rules.new_game(len(players), seed=seed)
+    while not rules.is_over(state):
+        seat = min(rules.to_act(state))
+        state = rules.play(state, seat, players[seat].choose(seat_view(rules, state, seat), seat))
+    return rules.outcome(state)
+
+
+def results(rules: Rules, kind: str, params: dict[str, Any], games: int) -> tuple[int, int, int]:
+    """(wins, draws, losses) of ``kind`` against the random bot, alternating seats."""
+    wins = draws = losses = 0
+    for game in range(games):
+        me = game % 2
+        players = [bots.make("random", rules, ("rival", game)) for _ in range(2)]
+        players[me] = bots.make(kind, rules, ("strong", game), **params)
+        outcome = play_match(rules, players, seed=game)
+        if outcome.is_draw:
+            draws += 1
+        elif me in outcome.winners:
+            wins += 1
+        else:
+            losses += 1
+    return wins, draws, losses
+
+
+def test_mcts_beats_random_at_tic_tac_toe() -> None:
+    wins, draws, losses = results(TicTacToe(), "mcts", {"iterations": 200}, games=40)
+    assert wins >= 30 and losses <= 2, (wins, draws, losses)
+
+
+def test_mcts_beats_random_at_a_sealed_bid_game() -> None:
+    wins, draws, losses = results(Goofspiel(), "mcts", {"iterations": 200}, games=40)
+    assert wins >= 26 and losses <= 10, (wins, draws, losses)
+
+
+def test_greedy_beats_random_at_tic_tac_toe() -> None:
+    wins, draws, losses = results(TicTacToe(), "greedy", {}, games=40)
+    assert wins >= 24 and losses <= 6, (wins, draws, losses)
+
+
+@pytest.mark.parametrize("kind", ["greedy", "mcts"])
+@pytest.mark.parametrize(
+    ("position", "best"),
+    [
+        ("xx./oo./... 0 0", "c1"),  # x to move completes the bottom row
+        ("x../oo./x.. 0 0", "c2"),  # x must block o's middle row
+    ],
+)
+def test_it_takes_a_win_and_blocks_a_loss_at_tic_tac_toe(kind: str, position: str, best: str) -> None:
+    rules = TicTacToe()
+    state = rules.parse_position(position)
+    for seed in range(5):
+        bot = bots.make(kind, rules, seed, **({"iterations": 300} if kind == "mcts" else {}))
+        assert bot.choose(seat_view(rules, state, 0), 0) == best
+
+
+@pytest.mark.parametrize("kind", ["greedy", "mcts"])
+def test_it_plays_through_a_turn_of_several_steps(kind: str) -> None:
+    # Heaps 2 and 5: the only winning turn brings the second heap down to 2, three
+    # steps of one stone, then ends the turn.
+    rules = ChainNim()
+    state = rules.parse_position("2.5 0 -")
+    bot = bots.make(kind, rules, 1, **({"iterations": 600} if kind == "mcts" else {}))
+    steps = []
+    while 0 in rules.to_act(state):
+        move = bot.choose(seat_view(rules, state, 0), 0)
+        steps.append(move)
+        state = rules.play(state, 0, move)
+    assert steps == ["take 2"] * 3 + ["end"]
+
+
+def test_the_mcts_time_budget_still_gives_a_legal_move() -> None:
+    rules = Goofspiel()
+    state = rules.new_game(3, seed=5)
+    bot = bots.make("mcts", rules, 0, iterations=None, seconds=0.05)
+    move = bot.choose(seat_view(rules, state, 2), 2)
+    assert move in rules.legal_moves(state, 2)
+    assert bot.last_iterations >= 1
+
+
+def test_the_mcts_bot_needs_a_budget() -> None:
+    with pytest.raises(ValueError, match="budget"):
+        MctsBot(TicTacToe(), 0, iterations=None, seconds=None)
+
+
+def test_a_bot_refuses_to_move_for_a_seat_not_to_act() -> None:
+    rules = TicTacToe()
+    state = rules.new_game(2)
+    for kind in ("random", "greedy", "mcts"):
+        with pytest.raises(ValueError):
+            bots.make(kind, rules, 0).choose(seat_view(rules, state, 1), 1)
+
+
+def test_levels_map_to_kinds_with_the_documented_budgets() -> None:
+    rules = TicTacToe()
+    assert bots.level_spec("easy", rules) == ("greedy", {"randomness": 0.3})
+    kind, params = bots.level_spec("medium", rules)
+    assert kind == "mcts" and params["iterations"] > 0
+    kind, params = bots.level_spec("hard", rules)
+    assert kind == "mcts" and 0 < params["seconds"] < 2 and params["iterations"] > 0
+    assert isinstance(bots.make("easy", rules, 0), bots.GreedyBot)
+    assert isinstance(bots.make("hard", rules, 0), bots.MctsBot)
+
+
+@pytest.mark.skipif("drekki" not in engines.slugs(), reason="the Drekki engine is not registered")
+def test_drekki_medium_is_its_heuristic_bot() -> None:
+    assert "heuristic" in bots.kinds("drekki")
+    assert bots.level_spec("medium", "drekki") == ("heuristic", {})
+    assert bots.make("medium", "drekki", 0).kind == "heuristic"
+    assert "heuristic" not in bots.kinds(TicTacToe())
+
+
+def test_it_names_the_choices_when_a_kind_or_level_is_unknown() -> None:
+    with pytest.raises(bots.UnknownBot, match="levels: easy, medium, hard; kinds: greedy, mcts, random"):
+        bots.make("grandmaster", TicTacToe(), 0)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        bots.level_spec("impossible", TicTacToe())
+    assert bots.kinds() == ("greedy", "mcts", "random")
