@@ -59,7 +59,7 @@ venv-test: $(VENV)/.installed-test
 # The worker (bots, clocks, OCR, emails) runs beside daphne and stops with it.
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo
+	SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} $(BIN)/python manage.py load_demo
 	@echo "Ludo on http://$(HOST):$(PORT)/ (English: /en/). Ctrl-C stops the site and the worker."
 	@$(BIN)/python manage.py worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
