@@ -1,0 +1,70 @@
+"""Rules pages of the playable games: French and English, interpretation notes, live
+diagrams drawn from the engines' positions, a "play now" link."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from catalog import diagrams
+from catalog.models import Game
+from games import engines
+
+pytestmark = pytest.mark.django_db
+
+PLAYABLE = {
+    "drumlin": "Drumlin",
+    "rampants-sauteurs": "Rampants et Sauteurs",
+    "eclaircissement": "Éclaircissement",
+    "quatre-en-ligne": "Quatre en ligne",
+    "drekki": "Drekki",
+}
+
+
+@pytest.mark.parametrize("slug", PLAYABLE)
+@pytest.mark.parametrize("prefix, notes", [("", "Notes d'interprétation"), ("/en", "Interpretation notes")])
+def test_each_playable_game_has_a_rules_page_with_notes_and_diagrams(client, make_game, slug, prefix, notes):
+    game = make_game(PLAYABLE[slug], engine_slug=slug, min_players=2, max_players=2)
+    html = client.get(prefix + game.rules_url()).content.decode()
+    assert notes.replace("'", "&#x27;") in html or notes in html
+    assert html.count("<svg") >= 1 and "diagram-missing" not in html
+    assert "<script" not in html.split("<main", 1)[1].split("</main>", 1)[0]
+    assert 'style="' not in html
+    assert reverse("games:play") in html
+
+
+def test_the_drekki_page_says_its_tiles_are_a_reconstruction(client, make_game):
+    game = make_game("Drekki", engine_slug="drekki", min_players=2, max_players=6)
+    assert "reconstruction" in client.get(game.rules_url()).content.decode()
+    assert "reconstruction" in client.get("/en" + game.rules_url()).content.decode()
+
+
+def test_a_game_without_an_engine_lists_its_rulebooks_only(client, make_game, text_document):
+    game = make_game("Karo")
+    text_document(game, "Règles des trois jeux.", language="fr", title="Karo, les règles")
+    html = client.get(game.rules_url()).content.decode()
+    assert "Karo, les règles" in html and "<svg" not in html
+
+
+def test_diagrams_come_from_the_engine_view(make_game):
+    svg = diagrams.render("drumlin", "3O4/8/8/8/8/7e/8/8/8/E7 v - std -")
+    assert svg.count("<circle") == 4  # egg (2 circles), pink elephant, violet elephant
+    with pytest.raises(diagrams.DiagramError):
+        diagrams.render("drumlin", "not a position")
+    with pytest.raises(diagrams.DiagramError):
+        diagrams.render("no-such-game", "x")
+
+
+def test_every_engine_start_position_can_be_drawn():
+    for rules in engines.all():
+        state = rules.new_game(max(rules.min_players, 3) if rules.slug == "drekki" else rules.min_players, seed=1)
+        assert diagrams.render(rules.slug, rules.format_position(state)).startswith("<svg")
+
+
+def test_a_game_page_links_play_now_only_when_playable(client, make_game):
+    playable = make_game("Drumlin", engine_slug="drumlin")
+    plain = make_game("Catan")
+    assert reverse("games:play") in client.get(playable.get_absolute_url()).content.decode().split("<main", 1)[1]
+    main = client.get(plain.get_absolute_url()).content.decode().split("<main", 1)[1]
+    assert f'href="{reverse("games:play")}"' not in main
+    assert Game.objects.count() == 2
