@@ -96,7 +96,7 @@ def soon(alice):
     which read the time themselves)."""
 
     def make(**fields) -> Session:
-        now = timezone.now()
+        now = timezone.now().replace(minute=0, second=0, microsecond=0)
         start = fields.pop("starts_at", now + timedelta(days=2))
         fields.setdefault("capacity", 10)
         fields.setdefault("title", "Soirée jeux")
