@@ -125,7 +125,8 @@ def _drekki(view: dict) -> tuple[int, int, list[str]]:
         raise DiagramError("no dragon tile in this position")
     body = [
         '<rect x="4" y="4" width="212" height="132" rx="10" fill="#fff7ea" stroke="#c2487a" stroke-width="2"/>',
-        f'<text x="16" y="28" font-size="15" font-weight="bold" fill="#1f2328">🔥 × {int(tile["burns"])}</text>',
+        '<circle cx="26" cy="24" r="13" fill="#c8372d"/>',
+        f'<text x="26" y="29" font-size="14" font-weight="bold" text-anchor="middle" fill="#fff">{int(tile["burns"])}</text>',
         f'<text x="204" y="28" font-size="11" text-anchor="end" fill="#5b6470">{escape(str(tile["auction"]))}</text>',
         '<text x="92" y="52" font-size="10" text-anchor="middle" fill="#5b6470">3–4</text>',
         '<text x="160" y="52" font-size="10" text-anchor="middle" fill="#5b6470">5–6</text>',
@@ -135,7 +136,7 @@ def _drekki(view: dict) -> tuple[int, int, list[str]]:
         body.append(f'<circle cx="30" cy="{y - 4}" r="7" fill="{COLOUR_FILL[colour]}" stroke="#333" stroke-width="0.8"><title>{colour}</title></circle>')
         for column, key in ((92, "moves"), (160, "moves_5_6")):
             step = tile.get(key, {}).get(colour)
-            text = "–" if step is None else f"{step:+d}"
+            text = "–" if step is None else (f"{step:+d}" if step else "0")
             body.append(f'<text x="{column}" y="{y}" font-size="13" text-anchor="middle" fill="#1f2328">{text}</text>')
     return 220, 140, body
 
