@@ -12,13 +12,24 @@ import sqlite3
 from datetime import date, datetime, time, timedelta
 
 import pytest
+from django.conf import settings
 from django.db import connection, connections
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.bookings import services
 from games.bookings.models import Session
 
 PARIS = timezone.get_default_timezone()
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's default language: a request to an /en/
+    page leaves English active in the test's thread, and reverse() would
+    then build English URLs in the next test."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 def at(day: date, hour: int, minute: int = 0, fold: int = 0) -> datetime:
