@@ -467,6 +467,7 @@ class QuatreEnLigne(KaroRules):
         else:
             _, end, start, jumped = detail
             lift = layout.place(move.partition(">")[0])
+            assert lift is not None  # the move is a legal one: its tile is on the board
             board = put(board, lift, BLANK)
         piece = board[start]
         if jumped:

@@ -22,7 +22,7 @@ from functools import lru_cache
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..base import JSON, IllegalMove, Outcome, PositionError, Seat
+from ..base import JSON, Outcome, PositionError, Seat
 from .common import (
     BOTH_STUCK,
     EMPTY_SEEN,
