@@ -64,6 +64,8 @@ def test_only_confirmed_bookings_get_one(make_session, alice, now):
     assert not services.due_reminders(session.remind_at).exists()
 
 
+# The worker closes connections between jobs: outside the test's transaction.
+@pytest.mark.django_db(transaction=True)
 def test_the_worker_sends_them(soon, mailoutbox):
     session = soon(starts_at=timezone.now() + timedelta(hours=12))
     booking = services.book(session.pk, seats=1, **guest(1))

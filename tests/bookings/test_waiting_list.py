@@ -143,6 +143,8 @@ def test_leaving_the_waiting_list_is_allowed_even_after_the_notice(make_session,
     assert services.cancel(waiting.pk, counter=0, now=late).status == "cancelled"
 
 
+# The worker closes connections between jobs: outside the test's transaction.
+@pytest.mark.django_db(transaction=True)
 def test_the_worker_job_withdraws_due_offers(soon, mailoutbox):
     session = soon(capacity=1, offer_minutes=5)
     first = book(session, 1)
