@@ -109,19 +109,29 @@ class Layout:
     """How the tiles lie, shared unchanged by every state with the same tiles.
 
     ``ox, oy`` are the players' coordinates of the window's place 0, so that
-    window place ``i`` is ``(i % 32 + ox, i // 32 + oy)``. The memos remember
-    what move generation asked about the tiles alone: whether a tile could be
-    lifted were it empty, and which tiles an empty place touches by a side.
+    window place ``i`` is ``(i % 32 + ox, i // 32 + oy)``; ``tiles`` lists the
+    window places holding a tile, in order. The memos remember what move
+    generation asked about the tiles alone: whether a tile could be lifted were
+    it empty, and which tiles an empty place touches by a side.
     """
 
-    __slots__ = ("ox", "oy", "names", "can_lift", "sides")
+    __slots__ = ("ox", "oy", "tiles", "names", "can_lift", "sides", "_mask")
 
-    def __init__(self, ox: int, oy: int) -> None:
+    def __init__(self, ox: int, oy: int, tiles: tuple[int, ...]) -> None:
         self.ox = ox
         self.oy = oy
+        self.tiles = tiles
         self.names = names_at(ox, oy)
         self.can_lift: dict[int, bool] = {}
         self.sides: dict[int, tuple[int, ...]] = {}
+        self._mask = 0
+
+    @property
+    def mask(self) -> int:
+        """The tiles as bits of one int (bit i: window place i), for flood fills."""
+        if not self._mask:
+            self._mask = sum(1 << t for t in self.tiles)
+        return self._mask
 
     def place(self, text: str) -> int | None:
         """The window place of ``"x,y"``, or None when it lies outside the window."""
@@ -195,21 +205,21 @@ def put(board: str, i: int, piece: str) -> str:
     return board[:i] + piece + board[i + 1 :]
 
 
-def sides_of(board: str, i: int) -> tuple[int, ...]:
+def sides_of(board: str, i: int, north: int = NORTH, east: int = EAST) -> tuple[int, ...]:
     """The tiles sharing a side with place ``i``."""
     sides: tuple[int, ...] = ()
-    if board[i + NORTH] != BLANK:
-        sides = (i + NORTH,)
-    if board[i + EAST] != BLANK:
-        sides += (i + EAST,)
-    if board[i + SOUTH] != BLANK:
-        sides += (i + SOUTH,)
-    if board[i + WEST] != BLANK:
-        sides += (i + WEST,)
+    if board[i + north] != BLANK:
+        sides = (i + north,)
+    if board[i + east] != BLANK:
+        sides += (i + east,)
+    if board[i - north] != BLANK:
+        sides += (i - north,)
+    if board[i - east] != BLANK:
+        sides += (i - east,)
     return sides
 
 
-def liftable(board: str, t: int) -> bool:
+def liftable(board: str, layout: Layout, t: int) -> bool:
     """Tile ``t`` has at least two free sides and the others stay joined without it."""
     sides = sides_of(board, t)
     if len(sides) != 2:
@@ -218,22 +228,26 @@ def liftable(board: str, t: int) -> bool:
     corner = a + b - t
     if corner != t and board[corner] != BLANK:
         return True  # two neighbours at right angles, joined through the tile between them
-    return joined_without(board, t, a, b)
+    return joined_without(layout.mask, t, a, b)
 
 
-def joined_without(board: str, gone: int, a: int, b: int) -> bool:
-    """Whether tiles ``a`` and ``b`` are joined by sides without the tile on ``gone``."""
-    seen = {gone, a}
-    stack = [a]
-    while stack:
-        c = stack.pop()
-        for n in (c + NORTH, c + EAST, c + SOUTH, c + WEST):
-            if board[n] != BLANK and n not in seen:
-                if n == b:
-                    return True
-                seen.add(n)
-                stack.append(n)
-    return False
+def joined_without(tiles: int, gone: int, a: int, b: int) -> bool:
+    """Whether tiles ``a`` and ``b`` are joined by sides without the tile on ``gone``.
+
+    ``tiles`` has bit i set for a tile on window place i: a flood fill grows from
+    ``a`` by shifting bits one place sideways (a step east or west) or one row
+    (north or south); the blank columns of the window keep rows apart.
+    """
+    room = tiles & ~(1 << gone)
+    reached = 1 << a
+    goal = 1 << b
+    while True:
+        grown = (reached | reached << 1 | reached >> 1 | reached << STRIDE | reached >> STRIDE) & room
+        if grown & goal:
+            return True
+        if grown == reached:
+            return False
+        reached = grown
 
 
 def all_joined(board: str) -> bool:
@@ -266,16 +280,20 @@ def generate_movement(board: str, layout: Layout, seat: Seat) -> dict[str, tuple
     """
     names = layout.names
     lift_memo = layout.can_lift
+    plain, marked = PLAIN[seat], MARKED[seat]
     lifts = []
-    for t in places(board, EMPTY):
-        can = lift_memo.get(t)
-        if can is None:
-            can = lift_memo[t] = liftable(board, t)
-        if can:
-            lifts.append(t)
+    mine = []
+    for t in layout.tiles:
+        ch = board[t]
+        if ch == EMPTY:
+            can = lift_memo.get(t)
+            if can is None:
+                can = lift_memo[t] = liftable(board, layout, t)
+            if can:
+                lifts.append(t)
+        elif ch == plain or ch == marked:
+            mine.append(t)
     side_memo = layout.sides
-    mine = places(board, PLAIN[seat]) + places(board, MARKED[seat])
-    mine.sort()
     out: dict[str, tuple[Any, ...]] = {}
     for c in mine:
         from_name = names[c]
@@ -329,13 +347,17 @@ def lowest_corner(board: str) -> tuple[int, int]:
     return x, y
 
 
-def settle(board: str, ox: int, oy: int) -> tuple[str, int, int]:
-    """Shift the board back to the window's margin, keeping the players' coordinates."""
+def settle(board: str, layout: Layout, lift: int, target: int) -> tuple[str, Layout]:
+    """The board and layout after the tile on ``lift`` went to ``target``.
+
+    The board is shifted back to the window's margin when its lowest row or
+    leftmost column changed; the players' coordinates stay where they were.
+    """
     x, y = lowest_corner(board)
     dx, dy = x - MARGIN, y - MARGIN
-    if dx == 0 and dy == 0:
-        return board, ox, oy
-    return shift_text(board, dx + dy * STRIDE, BLANK), ox + dx, oy + dy
+    shift = dx + dy * STRIDE
+    tiles = sorted([t - shift for t in layout.tiles if t != lift] + [target - shift])
+    return shift_text(board, shift, BLANK), Layout(layout.ox + dx, layout.oy + dy, tuple(tiles))
 
 
 def position_key(board: str, turn: Seat) -> str:
@@ -399,7 +421,8 @@ def parse_board(origin_text: str, rows_text: str) -> tuple[str, Layout]:
         raise PositionError(f"the board has {tiles} tiles, not {TILE_COUNT}")
     if not all_joined(board):
         raise PositionError("the tiles are not all joined by their sides")
-    return board, Layout(x0 - MARGIN, y0 - MARGIN)
+    tile_places = tuple(i for i, ch in enumerate(board) if ch != BLANK)
+    return board, Layout(x0 - MARGIN, y0 - MARGIN, tile_places)
 
 
 def read_position(text: str) -> QuatreState:
@@ -464,19 +487,20 @@ class QuatreEnLigne(KaroRules):
             return self._close(put(board, detail[1], PLAIN[seat]), layout, seat, EMPTY_SEEN, False, last)
         if kind == MOVE:
             _, start, end, jumped = detail
+            lift = -1
         else:
             _, end, start, jumped = detail
-            lift = layout.place(move.partition(">")[0])
-            assert lift is not None  # the move is a legal one: its tile is on the board
+            place = layout.place(move.partition(">")[0])
+            assert place is not None  # the move is a legal one: its tile is on the board
+            lift = place
             board = put(board, lift, BLANK)
         piece = board[start]
         if jumped:
             piece = FLIP[piece]
         board = put(put(board, start, EMPTY), end, piece)
         won = piece == MARKED[seat] and four_in_line(board, end)
-        if kind == TILE:
-            board, ox, oy = settle(board, layout.ox, layout.oy)
-            layout = Layout(ox, oy)
+        if lift >= 0:
+            board, layout = settle(board, layout, lift, end)
         return self._close(board, layout, seat, state.seen, won, last)
 
     def _close(
@@ -551,7 +575,7 @@ class QuatreEnLigne(KaroRules):
         free = 4 - len(sides_of(board, lift))
         if free < 2:
             return f"the tile at {lift_text} has {free} free side(s); a moved tile needs at least two"
-        if not liftable(board, lift):
+        if not liftable(board, layout, lift):
             return f"lifting the tile at {lift_text} would split the board"
         if target == lift:
             return "a moved tile cannot go back where it was"
