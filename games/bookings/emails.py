@@ -61,6 +61,11 @@ def absolute(path: str) -> str:
     return conf.site_url() + path
 
 
+def public_url(session: Any) -> str:
+    """The session's page as its guests reach it (with the invitation key when it takes one)."""
+    return session.get_absolute_url() if session.visibility == "public" else session.invitation_url()
+
+
 def build(kind: str, booking: Any, now: datetime | None = None, **extra: Any) -> EmailMessage:
     """The email, in the booking's language (its links in that language too)."""
     from games.bookings import ics, tokens
@@ -75,7 +80,7 @@ def build(kind: str, booking: Any, now: datetime | None = None, **extra: Any) ->
         if kind == "table_open":
             from games.bookings.views import table_link
 
-            context["table_url"] = absolute(table_link(session) or session.get_absolute_url())
+            context["table_url"] = absolute(table_link(session) or public_url(session))
         subject = str(SUBJECTS[kind]) % {"title": session.title}
         body = render_to_string(f"bookings/email/{kind}.txt", context)
         message = EmailMessage(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[booking.email])
@@ -104,7 +109,7 @@ def build_proposal(kind: str, proposal: Any, now: datetime | None = None, **extr
         url = absolute(reverse("bookings:proposal", args=[tokens.proposal_token(proposal, now)]))
         context = {"kind": kind, "proposal": proposal, "proposal_url": url, "site_url": conf.site_url(), **extra}
         if proposal.session_id:
-            context["session_url"] = absolute(proposal.session.get_absolute_url())
+            context["session_url"] = absolute(public_url(proposal.session))
         subject = str(SUBJECTS[kind]) % {"title": proposal.game.display_title}
         body = render_to_string(f"bookings/email/{kind}.txt", context)
         return EmailMessage(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[proposal.email])

@@ -11,7 +11,7 @@ import icalendar
 import pytest
 from django.test import override_settings
 
-from games.bookings import services
+from games.bookings import emails, services
 from games.bookings.errors import BookingError
 from tests.bookings.conftest import guest
 
@@ -127,3 +127,27 @@ def test_every_booking_email_carries_the_notice_rule(make_session, now, mailoutb
         services.book(session.pk, seats=1, now=now, **guest(1))
     assert "36 heures" in mailoutbox[0].body
     assert session.starts_at - timedelta(hours=36) == session.cancel_deadline()
+
+
+@pytest.mark.parametrize("kind", sorted(k for k in emails.SUBJECTS if not k.startswith("proposal_")))
+def test_every_booking_email_has_a_working_link(make_session, now, client, kind):
+    session = make_session(capacity=2)
+    booking = services.book(session.pk, seats=1, now=now, **guest(1))
+    message = emails.build(kind, booking, reason="Because")
+    assert message.to == ["guest1@example.org"] and message.subject
+    response = client.get(link_path(message))
+    assert response.status_code == 200 and "Guest 1" in response.content.decode()
+
+
+@pytest.mark.parametrize("kind", ["proposal_received", "proposal_approved", "proposal_declined"])
+def test_every_proposal_email_has_a_working_link(db, client, kind):
+    from django.utils import timezone
+
+    from catalog.models import Game
+
+    start = timezone.now() + timedelta(days=3)
+    proposal = services.propose(game=Game.objects.create(title="Azul"), starts_at=start,
+                                ends_at=start + timedelta(hours=2), seats=2, name="Carol", email="carol@example.org")
+    message = emails.build_proposal(kind, proposal)
+    line = next(line for line in message.body.splitlines() if "/proposition/" in line)
+    assert client.get(urlsplit(line.strip()).path).status_code == 200
