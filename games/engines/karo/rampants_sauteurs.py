@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from functools import lru_cache
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..base import JSON, Outcome, PositionError, Seat
