@@ -321,3 +321,13 @@ def test_it_counts_the_golden_move_sequences(case):
     state = pos(case.position)
     assert RULES.format_position(state) == case.position
     assert {depth: perft(RULES, state, depth) for depth in case.counts} == case.counts
+
+
+# -- the server's clock ---------------------------------------------------------------------------------
+
+
+def test_running_out_of_time_in_a_chain_stops_it_and_otherwise_loses():
+    chained = RULES.play(pos(CHAIN), 0, "a1-a3")
+    assert RULES.timeout_move(chained, 0) == "stop"
+    assert RULES.timeout_move(chained, 1) is None
+    assert RULES.timeout_move(pos(CHAIN), 0) is None

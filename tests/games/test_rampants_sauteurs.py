@@ -163,6 +163,11 @@ def test_a_player_with_no_move_must_pass():
     assert len(RULES.legal_moves(after, 1)) == 8
 
 
+def test_a_stuck_player_running_out_of_time_passes():
+    assert RULES.timeout_move(pos(STUCK), 0) == "pass"
+    assert RULES.timeout_move(pos(OPEN), 0) is None
+
+
 def test_nobody_passes_while_a_move_exists():
     assert "no legal move" in refusal(pos(OPEN), 0, "pass")
 

@@ -224,6 +224,12 @@ class KaroRules(Rules):
             raise IllegalMove(self._why_illegal(state, seat, move))
         return self._apply(state, seat, move, detail)
 
+    def timeout_move(self, state: Any, seat: Seat) -> str | None:
+        """A seat that runs out of time with no choice to make passes; otherwise it loses."""
+        if seat in self.to_act(state) and PASS in self._moves_for(state, seat):
+            return PASS
+        return None
+
     # -- what each game supplies ------------------------------------------------------
 
     @abstractmethod

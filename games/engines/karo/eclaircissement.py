@@ -236,6 +236,12 @@ class Eclaircissement(KaroRules):
             state._moves = moves
         return moves
 
+    def timeout_move(self, state: EclaircissementState, seat: Seat) -> str | None:
+        """Running out of time in the middle of a chain stops it; otherwise as for the box."""
+        if state.path and state.outcome is None and seat == state.turn:
+            return STOP
+        return super().timeout_move(state, seat)
+
     def _is_stuck(self, state: EclaircissementState, seat: Seat) -> bool:
         if seat == state.turn:
             return PASS in self._moves_for(state, seat)
