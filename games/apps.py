@@ -7,6 +7,10 @@ class GamesConfig(AppConfig):
     verbose_name = _("Play")
 
     def ready(self) -> None:
-        from games import jobs
+        from django.db.models.signals import post_save
+
+        from games import jobs, services
+        from games.models import Table
 
         jobs.register()
+        post_save.connect(services.forget_table, sender=Table, dispatch_uid="games.forget_table")

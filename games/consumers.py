@@ -242,14 +242,15 @@ class TableConsumer(_Guarded):
             self.opened = True
         await self.send_state("state", since, welcome=True)
 
-    async def send_state(self, frame: str, since: int | None, welcome: bool = False) -> None:
-        snap = await database_sync_to_async(self._read)(since, welcome)
+    async def send_state(self, frame: str, since: int | None, welcome: bool = False,
+                         version: int | None = None) -> None:
+        snap = await database_sync_to_async(self._read)(since, welcome, version)
         await self._set_seat(snap["seat"])
         self.sent_v = max(self.sent_v, snap["v"])
         await self.send_json({"t": frame, **snap})
 
-    def _read(self, since: int | None, welcome: bool) -> dict[str, Any]:
-        snap = services.snapshot(self.table_id, self.who, since)
+    def _read(self, since: int | None, welcome: bool, version: int | None) -> dict[str, Any]:
+        snap = services.snapshot(self.table_id, self.who, since, version=version)
         if welcome:
             snap["presence"] = services.presence(self.table_id)
             channel = "players" if snap["seat"] is not None else "spectators"
@@ -281,7 +282,7 @@ class TableConsumer(_Guarded):
     async def table_update(self, event: dict[str, Any]) -> None:
         if not self.opened or event.get("v", 0) <= self.sent_v:
             return
-        await self.send_state("update", self.sent_v)
+        await self.send_state("update", self.sent_v, version=event["v"])
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         if self.opened:

@@ -19,8 +19,9 @@ import hmac
 import logging
 import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -255,8 +256,19 @@ def _lock(table_id: Any) -> Table:
         raise TableError("not_found") from None
 
 
+_SEAT_FIELDS = ("user_id", "guest_key", "name", "bot_level", "resigned", "clock_ms", "turn_started_at", "deadline",
+                "absent_since")
+
+
+def _seat_values(seat: Seat) -> tuple:
+    return tuple(getattr(seat, name) for name in _SEAT_FIELDS)
+
+
 def _seats(table: Table) -> list[Seat]:
-    return list(Seat.objects.filter(table=table).order_by("index"))
+    seats = list(Seat.objects.filter(table=table).order_by("index"))
+    for seat in seats:
+        seat._loaded = _seat_values(seat)  # to write back only the seats that changed
+    return seats
 
 
 def _seat_of(seats: Iterable[Seat], who: Who) -> Seat | None:
@@ -383,18 +395,109 @@ def open_table(table_id: Any, who: Who, invite: str | None = None) -> tuple[Tabl
     return table, (seat.index if seat else None)
 
 
-def snapshot(table_id: Any, who: Who, since: int | None = None, now: datetime | None = None) -> dict[str, Any]:
+@dataclass
+class _Frozen:
+    """A table exactly as it was at one version, with what its sockets need.
+
+    Read once per version and process: every socket of the table then builds
+    its own frame from it (its seat's view is computed once per seat), instead
+    of each reading the database again for the same version.
+    """
+
+    table: Table
+    seats: list[Seat]
+    actions: list[Action]  # the last RESYNC_EVENTS actions up to this version
+    rules: Rules | None = None
+    state: Any = None
+    to_act: list[int] = field(default_factory=list)
+    views: dict[int | None, Any] = field(default_factory=dict)
+    legal: dict[int, list[str]] = field(default_factory=dict)
+
+    def view(self, seat: int | None) -> Any:
+        if seat not in self.views:
+            self.views[seat] = self.rules.view(self.state, seat)
+        return self.views[seat]
+
+    def legal_moves(self, seat: int) -> list[str]:
+        if seat not in self.legal:
+            self.legal[seat] = self.rules.legal_moves(self.state, seat)
+        return self.legal[seat]
+
+
+FROZEN_MAX = 1024
+_frozen: OrderedDict[tuple[int, int], _Frozen] = OrderedDict()
+_frozen_lock = threading.Lock()
+
+
+def _cached(key: tuple[int, int]) -> _Frozen | None:
+    with _frozen_lock:
+        found = _frozen.get(key)
+        if found is not None:
+            _frozen.move_to_end(key)
+        return found
+
+
+def forget_table(sender: Any = None, instance: Table | None = None, created: bool = False, **kwargs: Any) -> None:
+    """Drop what this process remembers of a table id. Connected to Table's
+    post_save for new rows: a test database that rolls back may hand out an id
+    again, and a cached version of the old table must not answer for the new one."""
+    if instance is None or not created:
+        return
+    with _frozen_lock:
+        for key in [k for k in _frozen if k[0] == instance.pk]:
+            del _frozen[key]
+
+
+def _freeze(table_id: Any, version: int | None = None) -> _Frozen:
+    """The table at ``version`` if this process already read it, else as it is now."""
+    if version is not None:
+        try:
+            found = _cached((int(table_id), int(version)))
+        except (TypeError, ValueError):
+            found = None
+        if found is not None:
+            return found
+    table = _get(table_id)
+    key = (table.pk, table.version)
+    found = _cached(key)
+    if found is not None:
+        return found
+    seats = _seats(table)
+    actions = list(
+        Action.objects.filter(table=table, version__gt=table.version - RESYNC_EVENTS, version__lte=table.version)
+        .order_by("version")
+    )
+    frozen = _Frozen(table, seats, actions)
+    if table.state is not None:
+        frozen.rules = rules_for(table)
+        frozen.state = _state(table, frozen.rules)
+        if table.status == Table.Status.RUNNING:
+            frozen.to_act = list(frozen.rules.to_act(frozen.state))
+    # Every change a frame shows bumps the version in the same transaction; if the
+    # version is still the same after the reads, they all saw that one version.
+    if Table.objects.filter(pk=table.pk, version=table.version).exists():
+        with _frozen_lock:
+            _frozen[key] = frozen
+            while len(_frozen) > FROZEN_MAX:
+                _frozen.popitem(last=False)
+    return frozen
+
+
+def snapshot(table_id: Any, who: Who, since: int | None = None, now: datetime | None = None,
+             version: int | None = None) -> dict[str, Any]:
     """Everything one socket may know of the table now, for the seat ``who`` holds.
 
     ``view`` is ``rules.view(state, seat)`` for that seat (``None``: the spectator
     view); ``legal`` lists that seat's legal moves. With ``since``, ``events``
     lists what happened after that version (up to RESYNC_EVENTS of them; further
     behind, ``events`` is None and ``full`` is true: the view is all there is).
-    Permission to watch is checked once when the socket opens the table.
+    ``version`` (the one a broadcast announced) lets a socket use what this
+    process already read for it. Permission to watch is checked once, when the
+    socket opens the table.
     """
     now = now or timezone.now()
-    table = _get(table_id)
-    seats = _seats(table)
+    frozen = _freeze(table_id, version)
+    table, seats = frozen.table, frozen.seats
     mine = _seat_of(seats, who)
     seat = mine.index if mine else None
     data: dict[str, Any] = {
@@ -415,25 +518,20 @@ def snapshot(table_id: Any, who: Who, since: int | None = None, now: datetime | 
         "outcome": table.outcome,
         "view": None,
         "legal": [],
-        "to_act": [],
+        "to_act": list(frozen.to_act),
         "countdown": table.countdown_deadline.isoformat() if table.countdown_deadline else None,
     }
-    if table.private and (seat is not None or _is_host(table, seats, who) or who.is_staff):
+    if table.private and (seat is not None or data["host"] or who.is_staff):
         data["invite"] = table.invite_token
-    if table.state is not None:
-        rules = rules_for(table)
-        state = _state(table, rules)
-        data["view"] = rules.view(state, seat)
-        to_act = list(rules.to_act(state)) if table.status == Table.Status.RUNNING else []
-        data["to_act"] = to_act
-        if seat is not None and seat in to_act:
-            data["legal"] = rules.legal_moves(state, seat)
+    if frozen.state is not None:
+        data["view"] = frozen.view(seat)
+        if seat is not None and seat in frozen.to_act:
+            data["legal"] = frozen.legal_moves(seat)
     if since is None or since > table.version or table.version - since > RESYNC_EVENTS:
         data["events"] = None
         data["full"] = True
     else:
-        actions = Action.objects.filter(table=table, version__gt=since).order_by("version")
-        data["events"] = [_event(a, seat) for a in actions]
+        data["events"] = [_event(a, seat) for a in frozen.actions if a.version > since]
         data["full"] = False
     return data
 
@@ -453,12 +551,15 @@ def _record(table: Table, kind: str, seat: int | None = None, move: str = "", pa
 
 def _save(table: Table, seats: list[Seat] | None = None) -> None:
     table.save()
-    if seats:
+    changed = [s for s in seats or () if getattr(s, "_loaded", None) != _seat_values(s)]
+    if changed:
         Seat.objects.bulk_update(
-            seats,
+            changed,
             ["user", "guest_key", "name", "bot_level", "resigned", "clock_ms", "turn_started_at", "deadline",
              "absent_since"],
         )
+        for seat in changed:
+            seat._loaded = _seat_values(seat)
 
 
 def _loss(num_players: int, loser: int, reason: str) -> dict[str, Any]:
