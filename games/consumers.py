@@ -12,6 +12,7 @@ handler (PERF-NOTES.md: a large share of the per-message cost).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -19,6 +20,8 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 from django.utils import timezone
 
 from games import ratelimit, services
@@ -37,6 +40,22 @@ log = logging.getLogger(__name__)
 
 TOUCH_EVERY = 20.0  # seconds between presence refreshes of one socket (its pings)
 RATE_ERROR_EVERY = 1.0  # at most one rate_limited error a second per socket
+
+
+def poll_seconds() -> float | None:
+    """How often an open socket re-reads its table's version, or None (never).
+
+    The in-memory channel layer cannot carry a broadcast from another process:
+    with it, the worker's moves (bots, clocks) reach the sockets of the web
+    process only through this poll (`make run` runs both processes on the
+    embedded configuration). With Redis, broadcasts cross processes and the
+    poll is off; lost messages are still caught by the version check on pings.
+    Setting: LUDO_TABLE_POLL_SECONDS (0 turns it off).
+    """
+    configured = getattr(settings, "LUDO_TABLE_POLL_SECONDS", None)
+    if configured is not None:
+        return float(configured) or None
+    return 0.5 if isinstance(get_channel_layer(), InMemoryChannelLayer) else None
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -151,11 +170,15 @@ class TableConsumer(_Guarded):
         self.invite: str | None = None
         self.chat_channel: str | None = None
         self.last_touch = 0.0
+        self.poller: asyncio.Task | None = None
         self.who = await database_sync_to_async(services.Who.from_scope)(self.scope)
         self.person_key = _person_key(self.who, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
+        poller = getattr(self, "poller", None)
+        if poller is not None:
+            poller.cancel()
         if not getattr(self, "opened", False):
             return
         await self.channel_layer.group_discard(f"table.{self.table_id}", self.channel_name)
@@ -240,7 +263,26 @@ class TableConsumer(_Guarded):
             await self._set_seat(seat)
             await database_sync_to_async(services.connect)(self.table_id, self.channel_name, self.who, seat)
             self.opened = True
+            interval = poll_seconds()
+            if interval:
+                self.poller = asyncio.create_task(self._poll(interval))
         await self.send_state("state", since, welcome=True)
+
+    async def _poll(self, interval: float) -> None:
+        # The new version goes through this socket's own channel, so frames
+        # stay in order with the other updates (versions only grow).
+        read = database_sync_to_async(services.current_version)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                version = await read(self.table_id)
+            except Exception:
+                log.exception("polling table %s failed", self.table_id)
+                continue
+            if version is not None and version > self.sent_v:
+                await self.channel_layer.send(
+                    self.channel_name, {"type": "table.update", "table": self.table_id, "v": version}
+                )
 
     async def send_state(self, frame: str, since: int | None, welcome: bool = False,
                          version: int | None = None) -> None:
@@ -301,11 +343,33 @@ class LobbyConsumer(_Guarded):
         await self.accept()
         self.person_key = f"c{self.channel_name}"
         await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        self.stamp = await database_sync_to_async(services.lobby_stamp)()
         tables = await database_sync_to_async(services.lobby_tables)()
         await self.send_json({"t": "lobby", "tables": tables})
+        interval = poll_seconds()
+        self.poller = asyncio.create_task(self._poll(interval * 2)) if interval else None
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "poller", None) is not None:
+            self.poller.cancel()
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+
+    async def _poll(self, interval: float) -> None:
+        read = database_sync_to_async(services.lobby_stamp)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                stamp = await read()
+            except Exception:
+                log.exception("polling the lobby failed")
+                continue
+            if stamp != self.stamp:
+                self.stamp = stamp
+                await self.channel_layer.send(self.channel_name, {"type": "lobby.refresh"})
+
+    async def lobby_refresh(self, event: dict[str, Any]) -> None:
+        tables = await database_sync_to_async(services.lobby_tables)()
+        await self.send_json({"t": "lobby", "tables": tables})
 
     async def handle(self, message: Message) -> None:
         if message.type == "ping":

@@ -29,7 +29,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Min
+from django.db.models import Count, Max, Min
 from django.utils import timezone
 
 from games import engines
@@ -361,6 +361,16 @@ def lobby_entry_unchecked(table: Table, seats: list[Seat]) -> dict[str, Any]:
         return lobby_entry(table, seats) or {}
     finally:
         table.private = private
+
+
+def current_version(table_id: int) -> int | None:
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+
+
+def lobby_stamp() -> tuple[int, Any]:
+    """Changes whenever the lobby's list may have changed (for polling sockets)."""
+    found = Table.objects.aggregate(n=Count("id"), last=Max("updated_at"))
+    return found["n"], found["last"]
 
 
 def presence(table_id: int) -> dict[str, Any]:

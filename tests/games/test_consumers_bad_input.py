@@ -25,6 +25,7 @@ def roomy_limits(settings):
     # (they have their own tests below).
     settings.LUDO_WS_RATE_LIMIT = (100_000, 20.0)
     settings.LUDO_WS_PERSON_RATE_LIMIT = (100_000, 20.0)
+    settings.LUDO_TABLE_POLL_SECONDS = 0
 
 
 @pytest.fixture
@@ -153,6 +154,7 @@ async def test_binary_frames_are_refused(table_and_people):
 
 
 async def test_a_flooding_socket_is_told_to_slow_down_and_others_are_not(settings):
+    settings.LUDO_TABLE_POLL_SECONDS = 0
     settings.LUDO_WS_RATE_LIMIT = (100, 20.0)
     settings.LUDO_WS_PERSON_RATE_LIMIT = (100_000, 20.0)
     zoe_key = await db(guest_session)("Zoé")
@@ -173,6 +175,7 @@ async def test_a_flooding_socket_is_told_to_slow_down_and_others_are_not(setting
 
 
 async def test_one_person_is_limited_across_their_sockets(settings):
+    settings.LUDO_TABLE_POLL_SECONDS = 0
     settings.LUDO_WS_RATE_LIMIT = (1000, 20.0)
     settings.LUDO_WS_PERSON_RATE_LIMIT = (30, 20.0)
     key = await db(guest_session)("Zoé")

@@ -17,6 +17,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 @pytest.fixture(autouse=True)
 def quick_bots(settings):
     settings.LUDO_BOT_THINK_SECONDS = 0
+    settings.LUDO_TABLE_POLL_SECONDS = 0  # broadcasts only (one test below turns polling on)
 
 
 async def people(*names: str | None):
@@ -468,4 +469,40 @@ async def test_actions_log_one_row_per_version():
     await socks[seat].answer()
     versions = await db(lambda: list(Action.objects.filter(table_id=table.pk).values_list("version", flat=True)))()
     assert versions == list(range(1, table.version + 2))
+    await close_all(*socks.values())
+
+
+# -- lost broadcasts -------------------------------------------------------------------------------
+
+async def test_a_lost_broadcast_is_caught_up_by_polling(settings, monkeypatch):
+    # The worker runs in another process: with the in-memory layer its
+    # broadcasts never arrive (and pub/sub may lose one across a reconnect).
+    settings.LUDO_TABLE_POLL_SECONDS = 0.05
+    table, socks, people_ = await started_table("eclaircissement")
+    lobby = await Sock("/ws/lobby/").connect()
+    await lobby.until("lobby")
+    monkeypatch.setattr(services, "_group_send", lambda group, message: None)
+    rules = engines.get(table.game)
+    state = rules.load(table.state)
+    seat = rules.to_act(state)[0]
+    await db(services.play_move)(table.pk, people_[seat], rules.legal_moves(state, seat)[0], table.version)
+    for sock in socks.values():
+        update = await sock.until("update", v=table.version + 1)
+        assert update["view"] == rules.view(rules.play(state, seat, rules.legal_moves(state, seat)[0]), sock.seat)
+    await db(services.resign)(table.pk, people_[0])
+    refreshed = await lobby.until("lobby", tables=[])  # the finished table left the list
+    assert refreshed["tables"] == []
+    await close_all(lobby, *socks.values())
+
+
+async def test_a_ping_notices_a_missed_version(settings, monkeypatch):
+    table, socks, people_ = await started_table("eclaircissement")
+    monkeypatch.setattr(services, "_group_send", lambda group, message: None)
+    rules = engines.get(table.game)
+    state = rules.load(table.state)
+    seat = rules.to_act(state)[0]
+    await db(services.play_move)(table.pk, people_[seat], rules.legal_moves(state, seat)[0], table.version)
+    sock = socks[1 - seat]
+    await sock.send(t="ping")
+    assert (await sock.until("update"))["v"] == table.version + 1
     await close_all(*socks.values())

@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 @pytest.fixture(autouse=True)
 def quick_bots(settings):
     settings.LUDO_BOT_THINK_SECONDS = 0
+    settings.LUDO_TABLE_POLL_SECONDS = 0  # broadcasts only (one test below turns polling on)
 
 
 def table_of(table_id: int) -> Table:
