@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.text import slugify
 
 from catalog import text as textlib
-from catalog.models import Game, Term
+from catalog.models import Game, NameWord, Term
 
 BATCH = 1000
 MAX_PLAYERS_KNOWN = 100  # above this, a "maximum" means "no limit" on BoardGameGeek
@@ -354,6 +354,7 @@ def _import_games(header, rows, report: ImportReport, progress: Progress | None,
         done += len(batch)
         if progress:
             progress(done, total)
+    NameWord.add_from([g.name_key for g in to_create + to_update])
     report.created, report.updated = len(to_create), len(to_update)
 
 
@@ -434,6 +435,11 @@ def import_file(path: Path | str, progress: Progress | None = None, only_bgg_ids
             _import_games(header, rows, report, progress, only_bgg_ids)
         else:
             _import_themes(header, rows, report, progress, only_bgg_ids)
+        if connection.vendor == "postgresql" and (report.created or report.updated or report.links_added):
+            # Fresh statistics, or the planner keeps its estimates for an empty table.
+            with connection.cursor() as cursor:
+                for table in ("catalog_game", "catalog_nameword", "catalog_game_terms"):
+                    cursor.execute(f"ANALYZE {table}")
     return report
 
 

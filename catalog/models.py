@@ -268,6 +268,7 @@ class Game(models.Model):
         if not self.slug:
             self.slug = unique_slug(Game, self.title, self.pk)
         super().save(*args, **kwargs)
+        NameWord.add_from([self.name_key])
 
     def get_absolute_url(self) -> str:
         return reverse("catalog:game", args=[self.slug])
@@ -295,6 +296,26 @@ class Game(models.Model):
 
     def best_at(self, players: int) -> bool:
         return bool(self.best_min_players and self.best_min_players <= players <= (self.best_max_players or self.best_min_players))
+
+
+class NameWord(models.Model):
+    """One distinct word of the games' folded names: the vocabulary a misspelt query
+    word is matched against before games are looked up (see catalog/search.py)."""
+
+    word = models.CharField(max_length=100, primary_key=True)
+
+    class Meta:
+        verbose_name = _("name word")
+        verbose_name_plural = _("name words")
+
+    def __str__(self) -> str:
+        return self.word
+
+    @classmethod
+    def add_from(cls, keys: list[str]) -> None:
+        words = {w[:100] for key in keys for w in key.replace("|", " ").split()}
+        if words:
+            cls.objects.bulk_create([cls(word=w) for w in sorted(words)], ignore_conflicts=True, batch_size=2000)
 
 
 class Edition(models.Model):

@@ -20,17 +20,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import BooleanField, FloatField, QuerySet
 from django.db.models.expressions import RawSQL
 
 from catalog import text as textlib
 from catalog.models import Document, DocumentPage, Game
 
-TITLE_THRESHOLD = 0.6  # pg_trgm's default word_similarity_threshold
 TITLE_LIMIT = 200
-SQLITE_CANDIDATES = 300
-CANDIDATES = 1000
+CANDIDATES = 300
 RULES_LIMIT = 50
 PG_CONFIGS = {"fr": "ludo_french", "de": "ludo_german", "en": "ludo_english"}
 
@@ -49,7 +47,12 @@ _PG_SETUP = [
         END $$"""
         for cfg, base in (("ludo_french", "french"), ("ludo_german", "german"), ("ludo_english", "english"))
     ],
-    "CREATE INDEX IF NOT EXISTS catalog_game_name_trgm ON catalog_game USING gin (name_key gin_trgm_ops)",
+    # fastupdate off: a pending list left by a bulk import made lookups 50 times
+    # slower until the next vacuum; the catalog changes rarely, reads often.
+    "CREATE INDEX IF NOT EXISTS catalog_nameword_trgm ON catalog_nameword USING gin (word gin_trgm_ops) WITH (fastupdate = off)",
+    "CREATE INDEX IF NOT EXISTS catalog_game_name_words ON catalog_game USING gin (to_tsvector('simple', name_key)) WITH (fastupdate = off)",
+    "ALTER INDEX catalog_nameword_trgm SET (fastupdate = off)",
+    "ALTER INDEX catalog_game_name_words SET (fastupdate = off)",
     "ALTER TABLE catalog_documentpage ADD COLUMN IF NOT EXISTS search_vector tsvector",
     """CREATE OR REPLACE FUNCTION catalog_page_tsvector() RETURNS trigger AS $$
     BEGIN
@@ -62,7 +65,7 @@ _PG_SETUP = [
     "DROP TRIGGER IF EXISTS catalog_page_tsvector ON catalog_documentpage",
     """CREATE TRIGGER catalog_page_tsvector BEFORE INSERT OR UPDATE OF search_text, language
         ON catalog_documentpage FOR EACH ROW EXECUTE FUNCTION catalog_page_tsvector()""",
-    "CREATE INDEX IF NOT EXISTS catalog_page_search ON catalog_documentpage USING gin (search_vector)",
+    "CREATE INDEX IF NOT EXISTS catalog_page_search ON catalog_documentpage USING gin (search_vector) WITH (fastupdate = off)",
 ]
 
 _PG_TEARDOWN = [
@@ -70,26 +73,33 @@ _PG_TEARDOWN = [
     "DROP TRIGGER IF EXISTS catalog_page_tsvector ON catalog_documentpage",
     "DROP FUNCTION IF EXISTS catalog_page_tsvector()",
     "ALTER TABLE catalog_documentpage DROP COLUMN IF EXISTS search_vector",
-    "DROP INDEX IF EXISTS catalog_game_name_trgm",
+    "DROP INDEX IF EXISTS catalog_game_name_words",
+    "DROP INDEX IF EXISTS catalog_nameword_trgm",
     *[f"DROP TEXT SEARCH CONFIGURATION IF EXISTS {cfg}" for cfg in PG_CONFIGS.values()],
 ]
 
 _SQLITE_TABLES = [
-    """CREATE VIRTUAL TABLE IF NOT EXISTS catalog_game_fts USING fts5(
-        name_key, content='catalog_game', content_rowid='id', tokenize='trigram')""",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS catalog_game_words USING fts5(
+        name_key, content='catalog_game', content_rowid='id', tokenize='unicode61')""",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS catalog_nameword_fts USING fts5(
+        word, content='catalog_nameword', content_rowid='rowid', tokenize='trigram')""",
     """CREATE VIRTUAL TABLE IF NOT EXISTS catalog_page_fts USING fts5(
         stems, language UNINDEXED, content='catalog_documentpage', content_rowid='id',
         tokenize='unicode61 remove_diacritics 2')""",
 ]
 
 _SQLITE_TRIGGERS = {
-    "catalog_game_fts_ai": """CREATE TRIGGER catalog_game_fts_ai AFTER INSERT ON catalog_game BEGIN
-        INSERT INTO catalog_game_fts(rowid, name_key) VALUES (new.id, new.name_key); END""",
-    "catalog_game_fts_ad": """CREATE TRIGGER catalog_game_fts_ad AFTER DELETE ON catalog_game BEGIN
-        INSERT INTO catalog_game_fts(catalog_game_fts, rowid, name_key) VALUES ('delete', old.id, old.name_key); END""",
-    "catalog_game_fts_au": """CREATE TRIGGER catalog_game_fts_au AFTER UPDATE OF name_key ON catalog_game BEGIN
-        INSERT INTO catalog_game_fts(catalog_game_fts, rowid, name_key) VALUES ('delete', old.id, old.name_key);
-        INSERT INTO catalog_game_fts(rowid, name_key) VALUES (new.id, new.name_key); END""",
+    "catalog_game_words_ai": """CREATE TRIGGER catalog_game_words_ai AFTER INSERT ON catalog_game BEGIN
+        INSERT INTO catalog_game_words(rowid, name_key) VALUES (new.id, new.name_key); END""",
+    "catalog_game_words_ad": """CREATE TRIGGER catalog_game_words_ad AFTER DELETE ON catalog_game BEGIN
+        INSERT INTO catalog_game_words(catalog_game_words, rowid, name_key) VALUES ('delete', old.id, old.name_key); END""",
+    "catalog_game_words_au": """CREATE TRIGGER catalog_game_words_au AFTER UPDATE OF name_key ON catalog_game BEGIN
+        INSERT INTO catalog_game_words(catalog_game_words, rowid, name_key) VALUES ('delete', old.id, old.name_key);
+        INSERT INTO catalog_game_words(rowid, name_key) VALUES (new.id, new.name_key); END""",
+    "catalog_nameword_fts_ai": """CREATE TRIGGER catalog_nameword_fts_ai AFTER INSERT ON catalog_nameword BEGIN
+        INSERT INTO catalog_nameword_fts(rowid, word) VALUES (new.rowid, new.word); END""",
+    "catalog_nameword_fts_ad": """CREATE TRIGGER catalog_nameword_fts_ad AFTER DELETE ON catalog_nameword BEGIN
+        INSERT INTO catalog_nameword_fts(catalog_nameword_fts, rowid, word) VALUES ('delete', old.rowid, old.word); END""",
     "catalog_page_fts_ai": """CREATE TRIGGER catalog_page_fts_ai AFTER INSERT ON catalog_documentpage BEGIN
         INSERT INTO catalog_page_fts(rowid, stems, language) VALUES (new.id, new.stems, new.language); END""",
     "catalog_page_fts_ad": """CREATE TRIGGER catalog_page_fts_ad AFTER DELETE ON catalog_documentpage BEGIN
@@ -105,6 +115,8 @@ _SQLITE_TRIGGERS = {
 def install(schema_editor=None) -> None:
     """Create the search schema for the current database; safe to run again."""
     conn = schema_editor.connection if schema_editor is not None else connection
+    if "catalog_nameword" not in conn.introspection.table_names():
+        return  # before migration 0003: it installs everything
     with conn.cursor() as cursor:
         if conn.vendor == "postgresql":
             for sql in _PG_SETUP:
@@ -118,9 +130,9 @@ def install(schema_editor=None) -> None:
             for name in missing:
                 cursor.execute(_SQLITE_TRIGGERS[name])
             if missing:
-                # A table was rebuilt without its triggers: the index may be stale.
-                cursor.execute("INSERT INTO catalog_game_fts(catalog_game_fts) VALUES ('rebuild')")
-                cursor.execute("INSERT INTO catalog_page_fts(catalog_page_fts) VALUES ('rebuild')")
+                # A table was rebuilt without its triggers: the indexes may be stale.
+                for table in ("catalog_game_words", "catalog_nameword_fts", "catalog_page_fts"):
+                    cursor.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
 
 
 def uninstall(schema_editor) -> None:
@@ -131,8 +143,8 @@ def uninstall(schema_editor) -> None:
         elif schema_editor.connection.vendor == "sqlite":
             for name in _SQLITE_TRIGGERS:
                 cursor.execute(f"DROP TRIGGER IF EXISTS {name}")
-            cursor.execute("DROP TABLE IF EXISTS catalog_game_fts")
-            cursor.execute("DROP TABLE IF EXISTS catalog_page_fts")
+            for table in ("catalog_game_words", "catalog_nameword_fts", "catalog_page_fts"):
+                cursor.execute(f"DROP TABLE IF EXISTS {table}")
 
 
 def post_migrate(sender=None, using="default", **kwargs) -> None:
@@ -140,88 +152,134 @@ def post_migrate(sender=None, using="default", **kwargs) -> None:
 
     conn = connections[using]
     tables = conn.introspection.table_names()
-    if "catalog_game" in tables and "catalog_documentpage" in tables:
+    if {"catalog_game", "catalog_documentpage", "catalog_nameword"} <= set(tables):
         with conn.schema_editor() as editor:
             install(editor)
 
 
 # -- titles -----------------------------------------------------------------------------
+#
+# Two steps, both through indexes. First each query word is matched against the
+# vocabulary of words that occur in names (a few ten thousand rows): the word
+# itself, words with similar trigrams (typos), and for the last word the words it
+# begins (typing in progress). Then the games whose names hold, for every query
+# word, one of its matches are read from a word index of the names, exact full-name
+# matches first, then the most owned. The few hundred candidates are ranked here:
+# how well each query word matched, how close the whole query is to one of the
+# game's names, how many people own it.
+
+WORD_THRESHOLD = 0.45
+WORD_MATCHES = 8
+PREFIX = 0.9  # the score of a word the last query word begins
 
 
 def search_games(query: str, games: QuerySet[Game] | None = None, limit: int = TITLE_LIMIT) -> list[int]:
     """Ids of the games matching ``query`` in any of their names, best first.
 
     ``games`` narrows the search (filters already applied). Accents and case never
-    matter; a typo or two in a word still finds it. The ranking runs over the whole
-    collection through the index, then the filters keep what they allow: a title
-    query's answer beyond its first CANDIDATES names is noise anyway.
+    matter; a typo or two in a word still finds it.
     """
     folded = textlib.fold_query(query)
-    if not folded:
+    words = folded.split()[:8]
+    if not words:
         return []
-    filtered = games is not None and bool(games.query.where)
-    if len(folded.replace(" ", "")) < 3:
-        # Too short for trigrams: names that start a word with it.
-        base = games if games is not None else Game.objects.all()
-        qs = base.filter(name_key__startswith=folded) | base.filter(name_key__contains=" " + folded)
-        return list(qs.order_by("-owned_count", "title").values_list("id", flat=True)[:limit])
-    wanted = CANDIDATES if filtered else limit
-    if connection.vendor == "postgresql":
-        ranked = _pg_titles(folded, wanted)
-    else:
-        ranked = _sqlite_titles(folded, wanted)
-    if filtered:
-        allowed = set(games.filter(id__in=ranked).values_list("id", flat=True))
-        ranked = [i for i in ranked if i in allowed]
-    return ranked[:limit]
-
-
-def _pg_titles(folded: str, limit: int) -> list[int]:
-    qs = (
-        Game.objects.filter(RawSQL("%s <%% catalog_game.name_key", [folded], output_field=BooleanField()))
-        .annotate(
-            ws=RawSQL("word_similarity(%s, catalog_game.name_key)", [folded], output_field=FloatField()),
-            sim=RawSQL("similarity(%s, catalog_game.name_key)", [folded], output_field=FloatField()),
-        )
-        .order_by("-ws", "-sim", "-owned_count", "id")
-        .values_list("id", flat=True)[:limit]
-    )
-    with transaction.atomic(), connection.cursor() as cursor:
-        # The planner prices the trigram GIN index above a sequential scan of a few
-        # ten thousand rows, then spends 60 ms computing word_similarity on each of
-        # them; the index answers in a few ms (docs/performance.md).
-        cursor.execute("SET LOCAL enable_seqscan = off")
-        return list(qs)
-
-
-def _fts_trigram_query(folded: str) -> str:
-    grams = []
-    for word in folded.split():
-        for i in range(max(1, len(word) - 2)):
-            gram = word[i : i + 3]
-            if len(gram) == 3 and gram not in grams:
-                grams.append(gram)
-    return " OR ".join(f'"{g}"' for g in grams)
-
-
-def _sqlite_titles(folded: str, limit: int) -> list[int]:
-    match = _fts_trigram_query(folded)
-    if not match:
+    expansions = _expand(words)
+    if not all(expansions):
         return []
-    # bm25 over the query's trigrams picks the candidates; the trigram measure ranks them.
-    sql = """SELECT g.id, g.name_key, g.owned_count FROM catalog_game g
-             JOIN (SELECT rowid AS id FROM catalog_game_fts WHERE catalog_game_fts MATCH %s
-                   ORDER BY rank LIMIT %s) m ON g.id = m.id"""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match, max(limit, SQLITE_CANDIDATES)])
-        rows = cursor.fetchall()
+    rows = _candidates(folded, expansions, games if games is not None else Game.objects.all())
     scored = []
     for game_id, key, owned in rows:
-        ws = textlib.word_similarity(folded, key)
-        if ws >= TITLE_THRESHOLD or folded in key:
-            scored.append((-ws, -textlib.similarity(folded, key), -owned, game_id))
+        present = set(key.replace("|", " ").split())
+        matched = sum(max((score for w, score in e.items() if w in present), default=0.0) for e in expansions)
+        # How close the whole query is to one of the names counts most ("wingspn" is
+        # nearer "Wingspan" than "Buffalo Wings"), then how well each word matched.
+        closeness = textlib.similarity(folded, key)
+        scored.append((-round(closeness + 0.5 * matched / len(expansions), 4), -owned, game_id))
     scored.sort()
     return [row[-1] for row in scored[:limit]]
+
+
+def _expand(words: list[str]) -> list[dict[str, float]]:
+    """For each query word: the vocabulary words it may stand for, with a score."""
+    found: list[dict[str, float]] = [{} for _ in words]
+    last = len(words) - 1
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                """SELECT q.i, v.word, similarity(v.word, q.w)
+                   FROM unnest(%s::text[]) WITH ORDINALITY AS q(w, i)
+                   JOIN LATERAL (SELECT word FROM catalog_nameword
+                                 WHERE length(q.w) >= 3 AND word %% q.w
+                                 ORDER BY similarity(word, q.w) DESC LIMIT 40) v ON true
+                   UNION ALL
+                   SELECT q.i, q.w, 1.0 FROM unnest(%s::text[]) WITH ORDINALITY AS q(w, i)
+                   WHERE EXISTS (SELECT 1 FROM catalog_nameword WHERE word = q.w)
+                   UNION ALL
+                   (SELECT %s, word, %s FROM catalog_nameword WHERE word LIKE %s ORDER BY length(word), word LIMIT 12)""",
+                [words, words, last + 1, PREFIX, words[last].replace("%", "").replace("_", r"\_") + "%"],
+            )
+            rows = [(int(i) - 1, word, float(score)) for i, word, score in cursor.fetchall()]
+        else:
+            parts, params = [], []
+            for i, word in enumerate(words):
+                grams = _grams(word)
+                if len(word) >= 3 and grams:
+                    parts.append(
+                        "SELECT * FROM (SELECT %s, word FROM catalog_nameword_fts WHERE catalog_nameword_fts MATCH %s "
+                        "ORDER BY rank LIMIT 40)"
+                    )
+                    params += [i, " OR ".join(f'"{g}"' for g in grams)]
+                parts.append("SELECT %s, word FROM catalog_nameword WHERE word = %s")
+                params += [i, word]
+            parts.append(
+                "SELECT * FROM (SELECT %s, word FROM catalog_nameword WHERE word >= %s AND word < %s "
+                "ORDER BY length(word), word LIMIT 12)"
+            )
+            params += [-1, words[last], words[last] + "\U0010ffff"]
+            cursor.execute(" UNION ALL ".join(parts), params)
+            rows = []
+            for i, word in cursor.fetchall():
+                if i == -1:
+                    rows.append((last, word, PREFIX))
+                else:
+                    rows.append((i, word, 1.0 if word == words[i] else textlib.similarity(words[i], word)))
+    for i, word, score in rows:
+        if word == words[i]:
+            score = 1.0
+        elif i == last and word.startswith(words[i]):
+            score = max(score, PREFIX)
+        elif score < WORD_THRESHOLD:
+            continue
+        if score > found[i].get(word, 0.0):
+            found[i][word] = score
+    return [dict(sorted(f.items(), key=lambda kv: -kv[1])[:WORD_MATCHES + (12 if i == last else 0)])
+            for i, f in enumerate(found)]
+
+
+def _grams(word: str) -> list[str]:
+    return sorted({word[i : i + 3] for i in range(len(word) - 2)})
+
+
+def _candidates(folded: str, expansions: list[dict[str, float]], games: QuerySet[Game]) -> list[tuple[int, str, int]]:
+    exact = RawSQL(
+        "CASE WHEN (' | ' || catalog_game.name_key || ' | ') LIKE %s THEN 0 ELSE 1 END", [f"% | {folded} | %"],
+        output_field=FloatField(),
+    )
+    if connection.vendor == "postgresql":
+        tsquery = " & ".join("(" + " | ".join(f"'{w}'" for w in e) + ")" for e in expansions)
+        matching = games.filter(RawSQL(
+            "to_tsvector('simple', catalog_game.name_key) @@ to_tsquery('simple', %s)", [tsquery],
+            output_field=BooleanField(),
+        ))
+    else:
+        match = " AND ".join("(" + " OR ".join(f'"{w}"' for w in e) + ")" for e in expansions)
+        matching = games.filter(id__in=RawSQL(
+            "SELECT rowid FROM catalog_game_words WHERE catalog_game_words MATCH %s", [match]
+        ))
+    return list(
+        matching.annotate(exact=exact).order_by("exact", "-owned_count", "id")
+        .values_list("id", "name_key", "owned_count")[:CANDIDATES]
+    )
 
 
 def naive_search_games(query: str, limit: int = TITLE_LIMIT) -> list[int]:

@@ -1,0 +1,248 @@
+"""How fast the catalog imports and searches, on SQLite and on PostgreSQL.
+
+    .venv/bin/python bench/catalog.py [--sqlite] [--postgres URL] [--queries 200] [--markdown]
+
+For each database (a fresh SQLite file, and a fresh PostgreSQL database named by
+--postgres, default postgres://postgres@127.0.0.1:5432/ludo_catalog_bench, which
+is dropped and created again) it:
+
+- migrates, then imports the whole shared data set (games, then themes) through
+  ``import_games``'s code path, with its progress bar, and times it;
+- runs the same varied title queries (exact names, lower case, accents off,
+  one-letter typos, single words, German and French names, word beginnings)
+  through ``catalog.search.search_games`` and through a naive ``icontains`` scan
+  over every name field, in the same process, and reports p50/p95 of each and
+  their ratio;
+- counts the SQL queries of the list, detail and search pages with a small and
+  a large result set (they must not grow).
+
+Not a test: the numbers depend on the machine and its load. Each database runs in
+its own process, since Django reads DATABASE_URL once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/ludo_catalog_bench"
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))]
+
+
+def strip_accents(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def make_queries(titles: list[str], count: int, rng: random.Random) -> list[str]:
+    """Varied queries people type: whole names, lower case, accents off, typos,
+    one word of a name, the start of a word, names in other languages."""
+    queries: list[str] = ["eclaircissement", "drumln", "les colons de catane", "siedler von catan", "zug um zug"]
+    kinds = ["exact", "lower", "typo", "word", "prefix", "two-words", "accents"]
+    while len(queries) < count:
+        title = rng.choice(titles)
+        kind = kinds[len(queries) % len(kinds)]
+        words = [w for w in title.replace(":", " ").split() if len(w) > 2]
+        if kind == "exact":
+            q = title
+        elif kind == "lower":
+            q = title.lower()
+        elif kind == "accents":
+            q = strip_accents(title).lower()
+        elif kind == "typo" and len(title) > 5:
+            i = rng.randrange(1, len(title) - 1)
+            q = title[:i] + title[i + 1 :]  # one letter dropped
+        elif kind == "word" and words:
+            q = rng.choice(words)
+        elif kind == "prefix" and words:
+            q = rng.choice(words)[:4]
+        elif kind == "two-words" and len(words) >= 2:
+            q = " ".join(words[:2])
+        else:
+            q = title
+        queries.append(q)
+    return queries[:count]
+
+
+def run_one(url: str, queries_count: int) -> dict:
+    """Inside a child process whose DATABASE_URL is ``url``."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ludo.settings")
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext, setup_test_environment
+
+    from catalog import conf, importer, search, services
+    from catalog.models import Game
+
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    files = importer.order_files(conf.data_files())
+    if not files:
+        raise SystemExit(f"no data set in {conf.shared_dir() / 'data'}")
+
+    def bar(label):
+        def draw(done: int, total: int) -> None:
+            share = done / total if total else 1
+            sys.stderr.write(f"\r  {label} [{'#' * round(share * 30):<30}] {share:4.0%} {done}/{total}")
+            if done >= total:
+                sys.stderr.write("\n")
+        return draw
+
+    started = time.perf_counter()
+    reports = [importer.import_file(path, progress=bar(path.name)) for path in files]
+    import_seconds = time.perf_counter() - started
+    again = time.perf_counter()
+    second = [importer.import_file(path) for path in files]
+    reimport_seconds = time.perf_counter() - again
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+    rng = random.Random(2026)
+    titles = list(Game.objects.values_list("title", flat=True))
+    queries = make_queries(titles, queries_count, rng)
+    for q in queries[:20]:  # warm caches and connections the same way for both
+        search.search_games(q)
+        search.naive_search_games(q)
+    fast, naive, found, naive_found = [], [], 0, 0
+    for q in queries:
+        t = time.perf_counter()
+        ids = search.search_games(q)
+        fast.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        naive_ids = search.naive_search_games(q)
+        naive.append((time.perf_counter() - t) * 1000)
+        found += bool(ids)
+        naive_found += bool(naive_ids)
+
+    # Query counts of the pages, small result set then large.
+    client = Client()
+    popular = Game.objects.order_by("-owned_count").first()
+    for i, game in enumerate(Game.objects.order_by("-owned_count")[:3]):
+        services.add_copy(game, f"Z{i + 1}")
+
+    def count(path: str, params: dict | None = None) -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.get(path, params or {})
+            assert response.status_code == 200, (path, response.status_code)
+        return len(ctx.captured_queries)
+
+    pages = {
+        "list": count("/catalogue/"),
+        "list, filtered": count("/catalogue/", {"players": 4, "time": 60}),
+        "detail": count(popular.get_absolute_url()),
+        "search, 1 result": count("/catalogue/", {"q": popular.title}),
+        "search, many results": count("/catalogue/", {"q": "the"}),
+        "rules search": count("/catalogue/regles/recherche/", {"q": "dragon"}),
+    }
+    return {
+        "vendor": connection.vendor,
+        "games": Game.objects.count(),
+        "import_seconds": round(import_seconds, 2),
+        "reimport_seconds": round(reimport_seconds, 2),
+        "import": [r.summary() for r in reports],
+        "reimport": [r.summary() for r in second],
+        "queries": len(queries),
+        "found": found,
+        "naive_found": naive_found,
+        "search_p50": round(percentile(fast, 0.5), 2),
+        "search_p95": round(percentile(fast, 0.95), 2),
+        "naive_p50": round(percentile(naive, 0.5), 2),
+        "naive_p95": round(percentile(naive, 0.95), 2),
+        "search_mean": round(statistics.mean(fast), 2),
+        "naive_mean": round(statistics.mean(naive), 2),
+        "pages": pages,
+    }
+
+
+def child(url: str, queries: int) -> dict:
+    env = dict(os.environ, DATABASE_URL=url, DEBUG="true")
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", url, "--queries", str(queries)],
+        env=env, cwd=ROOT, stdout=subprocess.PIPE, check=True, text=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def fresh_postgres(url: str) -> None:
+    import psycopg
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def report(results: list[dict], markdown: bool) -> None:
+    if markdown:
+        print("| database | import (games + themes) | re-import | title search p50 / p95 | naive icontains p50 / p95 | ratio p50 / p95 |")
+        print("|---|---|---|---|---|---|")
+        for r in results:
+            print(
+                f"| {r['vendor']} | {r['import_seconds']} s ({r['games']} games) | {r['reimport_seconds']} s, nothing changed "
+                f"| {r['search_p50']} / {r['search_p95']} ms | {r['naive_p50']} / {r['naive_p95']} ms "
+                f"| {r['naive_p50'] / r['search_p50']:.1f}x / {r['naive_p95'] / r['search_p95']:.1f}x |"
+            )
+        print()
+        names = list(results[0]["pages"])
+        print("| SQL queries per page | " + " | ".join(r["vendor"] for r in results) + " |")
+        print("|---|" + "---|" * len(results))
+        for name in names:
+            print(f"| {name} | " + " | ".join(str(r["pages"][name]) for r in results) + " |")
+        return
+    for r in results:
+        print(json.dumps(r, indent=2, ensure_ascii=False))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--sqlite", action="store_true", help="only SQLite")
+    parser.add_argument("--postgres", nargs="?", const=DEFAULT_PG, default=None, help="only PostgreSQL (URL)")
+    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    if args.child:
+        print(json.dumps(run_one(args.child, args.queries)))
+        return
+    both = not args.sqlite and args.postgres is None
+    results = []
+    if args.sqlite or both:
+        with tempfile.TemporaryDirectory() as tmp:
+            print("SQLite:", file=sys.stderr)
+            results.append(child(f"sqlite:///{tmp}/bench.sqlite3", args.queries))
+    if args.postgres or both:
+        url = args.postgres or DEFAULT_PG
+        print("PostgreSQL:", file=sys.stderr)
+        try:
+            fresh_postgres(url)
+        except Exception as exc:  # no server: say so, keep the SQLite figures
+            print(f"PostgreSQL unavailable at {url}: {exc}", file=sys.stderr)
+        else:
+            results.append(child(url, args.queries))
+    report(results, args.markdown)
+
+
+if __name__ == "__main__":
+    main()
