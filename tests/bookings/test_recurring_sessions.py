@@ -110,7 +110,7 @@ def test_the_hosts_page_creates_them_and_reports_the_nights(client, alice):
     }, follow=True)
     assert response.status_code == 200
     text = response.content.decode()
-    assert "2 séances créées" in text
+    assert "2 sessions créées" in text
     assert "2031-03-30 sautée" in text
     assert Session.objects.count() == 2
 

@@ -33,7 +33,7 @@ def test_it_is_sent_once_when_due(booked, mailoutbox, on_commit):
         assert services.send_due_reminders(now=session.remind_at + timedelta(minutes=1)) == 1
         assert services.send_due_reminders(now=session.remind_at + timedelta(minutes=2)) == 0
     [message] = mailoutbox
-    assert message.subject.startswith("Demain à la maison") and message.to == ["guest1@example.org"]
+    assert message.subject.startswith("Demain au gîte") and message.to == ["guest1@example.org"]
     assert "/sessions/reservation/" in message.body and message.attachments
     booking.refresh_from_db()
     assert booking.reminder_sent_at == session.remind_at + timedelta(minutes=1)
