@@ -13,13 +13,28 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import OriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+
+
+class SiteOriginValidator(OriginValidator):
+    """Channels' AllowedHostsOriginValidator, reading ALLOWED_HOSTS at each
+    handshake rather than once at import, so the check always follows the
+    settings in force (test overrides included). A missing Origin is refused."""
+
+    def __init__(self, application) -> None:
+        super().__init__(application, [])
+
+    def valid_origin(self, parsed_origin) -> bool:
+        self.allowed_origins = list(settings.ALLOWED_HOSTS)
+        return super().valid_origin(parsed_origin)
+
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -1,4 +1,4 @@
-"""Site-wide pages: home, health check, sign-up, guest name."""
+"""Site-wide pages: home, health check, sign-up, guest name, lock-out page, language switch."""
 
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.cache import never_cache
 from django.views import i18n
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from ludo.accounts import GUEST_NAME_KEY, GUEST_NAME_MAX, clean_guest_name

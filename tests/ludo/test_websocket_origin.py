@@ -10,10 +10,12 @@ import websockets
 from channels.testing import WebsocketCommunicator
 from websockets.exceptions import InvalidStatus
 
-from ludo.asgi import application
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def connect(origin: bytes | None) -> tuple[bool, WebsocketCommunicator]:
+    from ludo.asgi import application
+
     headers = [(b"host", b"localhost")] + ([(b"origin", origin)] if origin is not None else [])
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=headers)
     connected, _ = await communicator.connect()
@@ -23,6 +25,16 @@ async def connect(origin: bytes | None) -> tuple[bool, WebsocketCommunicator]:
 @pytest.mark.parametrize("origin", [b"http://evil.example", b"https://localhost.evil.example", None])
 async def test_it_refuses_a_websocket_from_a_foreign_or_missing_origin(origin):
     connected, communicator = await connect(origin)
+    assert not connected
+    await communicator.disconnect()
+
+
+async def test_it_follows_the_allowed_hosts_in_force(settings):
+    settings.ALLOWED_HOSTS = ["ludo.example.org"]
+    connected, communicator = await connect(b"https://ludo.example.org")
+    assert connected
+    await communicator.disconnect()
+    connected, communicator = await connect(b"http://localhost:8000")
     assert not connected
     await communicator.disconnect()
 
