@@ -38,7 +38,7 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ["title", "title_fr", "title_de", "title_en", "other_names", "=bgg_id"]
     autocomplete_fields = ["designers", "artists", "publishers", "terms", "base_game"]
     inlines = [EditionInline, CopyInline]
-    readonly_fields = ["slug"]
+    readonly_fields = ["slug", "owned_count"]
     fieldsets = [
         (None, {"fields": ["title", ("title_fr", "title_de", "title_en"), "other_names", "slug", ("kind", "base_game")]}),
         (_("People"), {"fields": ["designers", "artists", "publishers"]}),
