@@ -14,6 +14,10 @@ from django.views.i18n import JavaScriptCatalog
 
 from ludo import views
 
+admin.site.site_header = _("Ludo administration")
+admin.site.site_title = _("Ludo administration")
+admin.site.index_title = _("Manage the house")
+
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("i18n/setlang/", views.set_language, name="set_language"),
