@@ -54,13 +54,17 @@ def test_it_refuses_to_switch_language_on_a_get(client):
     assert client.get("/i18n/setlang/?language=en&next=/").status_code == 405
 
 
-def test_it_has_a_csrf_token_in_every_form(client):
-    html = client.get("/").content.decode()
-    forms = re.findall(r"<form\b.*?</form>", html, flags=re.S)
-    assert forms
-    for form in forms:
-        if 'method="post"' in form:
-            assert 'name="csrfmiddlewaretoken"' in form
+@pytest.mark.parametrize(
+    "path", ["/", "/compte/connexion/", "/compte/inscription/", "/invite/", "/en/account/password/"]
+)
+def test_it_has_a_csrf_token_in_every_form(client, bob, path):
+    if "password" in path:
+        client.force_login(bob)
+    html = client.get(path).content.decode()
+    posts = [f for f in re.findall(r"<form\b.*?</form>", html, flags=re.S) if 'method="post"' in f.lower()]
+    assert posts  # the language switch at least
+    for form in posts:
+        assert 'name="csrfmiddlewaretoken"' in form
 
 
 def test_it_sends_a_strict_content_security_policy(client):
