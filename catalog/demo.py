@@ -64,14 +64,14 @@ KARO_GAMES = [
 SEEDS = [
     # file prefix, game slug, kind, language, title, translator, source
     ("000_", "drumlin", "translation", "fr", "Drumlin — règle en français", "François Haffner",
-     "FX Schmid 1987, translated; OCR of a collector's scan"),
+     "FX Schmid 1987, traduction ; OCR d'un scan de collectionneur"),
     ("001_", "drumlin", "translation", "fr", "Drumlin — règle en français (seconde numérisation)", "François Haffner",
-     "FX Schmid 1987, translated; OCR of the PDF"),
+     "FX Schmid 1987, traduction ; OCR du PDF"),
     ("003_", "drumlin", "summary", "de", "Drumlin — Zusammenfassung (Clou 1986)", "", "Clou (Wendel GmbH) 1986"),
     ("002_", "drekki", "rules", "fr", "Drekki — règle", "", "Lud'Act 2019"),
-    ("004_", "karo", "translation", "fr", "Karo — règles des trois jeux", "", "Karo box; OCR of a collector's scan"),
+    ("004_", "karo", "translation", "fr", "Karo — règles des trois jeux", "", "Boîte Karo ; OCR d'un scan de collectionneur"),
 ]
-LICENCE = "Shared by collectors for players' use; the rights stay with the authors and publishers."
+LICENCE = "Règle partagée par des collectionneurs pour les joueurs ; les droits restent aux auteurs et aux éditeurs."
 
 
 def _box(spec: dict) -> Game:
