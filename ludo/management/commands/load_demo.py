@@ -1,16 +1,21 @@
 """Demo content for `make run`: a demo host account and whatever demo data the apps provide.
 
-Idempotent: running it again changes nothing that is already there. Each app
-that has demo content exposes a ``demo`` module with ``load(stdout)``; this
-command calls them in order.
+Idempotent: running it again changes nothing that is already there. Each of
+the project's apps that has demo content exposes a ``demo`` module with
+``load(stdout)`` (catalog/demo.py, games/bookings/demo.py...); this command
+calls them in INSTALLED_APPS order, so an app's demo can use its dependencies',
+after the demo host account (``DEMO_USERNAME``) exists.
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
+from pathlib import Path
 
-from django.contrib.auth import get_user_model
+from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 
@@ -18,7 +23,6 @@ from ludo.accounts import create_staff_account, sync_hosts_group
 
 DEMO_USERNAME = "hote"
 DEMO_PASSWORD = "ludo-demo-hote"
-DEMO_APPS = ("catalog", "games")
 
 
 class Command(BaseCommand):
@@ -26,14 +30,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         sync_hosts_group()
-        for app in DEMO_APPS:
-            try:
-                module = importlib.import_module(f"{app}.demo")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{app}.demo":
-                    raise
-                continue
-            module.load(self.stdout)
         User = get_user_model()
         demo = User.objects.filter(username=DEMO_USERNAME).first()
         if demo is None:
@@ -45,6 +41,17 @@ class Command(BaseCommand):
             demo.is_staff = demo.is_active = True
             demo.save()
             demo.groups.add(sync_hosts_group())
+        for config in apps.get_app_configs():
+            path = Path(config.path)
+            if not path.is_relative_to(settings.BASE_DIR) or path.is_relative_to(sys.prefix):
+                continue  # Django's and third-party apps (the virtualenv may sit in the project)
+            try:
+                module = importlib.import_module(f"{config.name}.demo")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{config.name}.demo":
+                    raise
+                continue
+            module.load(self.stdout)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo host account: username {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r} "
