@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.db import database_sync_to_async as db
 from django.contrib.auth import get_user_model
@@ -411,7 +413,9 @@ async def test_the_lobby_lists_public_tables_and_follows_them_live():
 
 # -- whole games --------------------------------------------------------------------------------------
 
-async def play_whole_game(slug: str, count: int) -> None:
+async def play_whole_game(slug: str, count: int) -> dict[int | None, list[str]]:
+    """Play a short game between ``count`` sockets with a spectator watching;
+    return the raw frames each of them received, by seat."""
     rules = engines.get(slug)
     names = ["Zoé", "Max", "Léa", "Ugo", "Eve", "Noé"][:count]
     keys, who = await people(*names)
@@ -449,6 +453,7 @@ async def play_whole_game(slug: str, count: int) -> None:
                 for event in frame["events"] or []:
                     assert "move" not in event or event["seat"] == frame["seat"]
     await close_all(watcher, *socks)
+    return {**{seat: sock.raw for seat, sock in enumerate(socks)}, None: watcher.raw}
 
 
 @pytest.mark.parametrize("slug", engines.slugs())
@@ -456,8 +461,27 @@ async def test_a_whole_game_of_every_engine_between_sockets(slug):
     await play_whole_game(slug, engines.get(slug).min_players)
 
 
-async def test_a_whole_four_player_drekki_game_between_sockets():
-    await play_whole_game("drekki", 4)
+async def test_at_a_four_player_drekki_table_nobody_sees_another_seats_card():
+    """Four players and a spectator: no frame anyone receives holds another
+    seat's hand or laid card before the reveal (checked on the raw frames)."""
+    raw = await play_whole_game("drekki", 4)
+    laid_seen = 0
+    for seat, frames in raw.items():
+        for text in frames:
+            frame = json.loads(text)
+            if frame.get("t") not in ("state", "update") or frame["view"] is None:
+                continue
+            view = frame["view"]
+            for mage in view["mages"]:
+                if mage["owner"] == seat:
+                    laid_seen += mage.get("card") is not None
+                else:
+                    assert "card" not in mage and "hand" not in mage, (seat, mage)
+            if view["phase"] in ("cards", "bidding"):
+                assert view["revealed"] is None
+            if seat is None:
+                assert '"hand"' not in text and '"card"' not in text
+    assert laid_seen > 0  # each player did see their own laid card
 
 
 async def test_actions_log_one_row_per_version():
