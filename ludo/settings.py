@@ -264,3 +264,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
     "loggers": {"axes": {"level": "WARNING"}, "daphne": {"level": "WARNING"}},
 }
+
+# -- live tables (games/services.py, games/consumers.py, docs/protocol.md) -------------------
+
+LUDO_BOT_THINK_SECONDS = env_int("LUDO_BOT_THINK_MS", 1000, minimum=0, maximum=60_000) / 1000
+# Messages per 20 s: per socket (lichess's figure for a player), per person on one process.
+LUDO_WS_RATE_LIMIT = (env_int("LUDO_WS_RATE_LIMIT", 100, minimum=1), 20.0)
+LUDO_WS_PERSON_RATE_LIMIT = (env_int("LUDO_WS_PERSON_RATE_LIMIT", 200, minimum=1), 20.0)
