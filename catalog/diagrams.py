@@ -144,8 +144,9 @@ def _drekki(view: dict) -> tuple[int, int, list[str]]:
 DRAWERS = {"drumlin": _drumlin, "drekki": _drekki}
 
 
-def render(slug: str, position: str, label: str = "") -> str:
-    """The SVG of ``position`` in game ``slug``; DiagramError if it cannot be drawn."""
+def render(slug: str, position: str, label: str = "", moves: str = "") -> str:
+    """The SVG of ``position`` in game ``slug``, after ``moves`` (space-separated, each
+    played by the seat to act) if any; DiagramError if it cannot be drawn."""
     try:
         rules = engines.get(slug)
     except KeyError as exc:
@@ -154,6 +155,14 @@ def render(slug: str, position: str, label: str = "") -> str:
         state = rules.parse_position(position)
     except engines.PositionError as exc:
         raise DiagramError(f"{slug}: {exc}") from None
+    for move in moves.split():
+        seats = rules.to_act(state)
+        if len(seats) != 1:
+            raise DiagramError(f"{slug}: {move!r} cannot be played here (seats to act: {seats})")
+        try:
+            state = rules.play(state, seats[0], move)
+        except engines.IllegalMove as exc:
+            raise DiagramError(f"{slug}: {move!r}: {exc}") from None
     view = rules.view(state, None)
     width, height, body = DRAWERS.get(slug, _karo)(view)
     return _svg(width, height, body, label or rules.title)

@@ -15,7 +15,7 @@ def page_html(page, query: str = ""):
 
 
 @register.simple_tag
-def board_diagram(slug: str, position: str, caption: str = ""):
+def board_diagram(slug: str, position: str, caption: str = "", moves: str = ""):
     """A live diagram of ``position`` drawn from the engine, with its caption."""
     import logging
 
@@ -25,7 +25,7 @@ def board_diagram(slug: str, position: str, caption: str = ""):
 
     position = position.replace("\\n", "\n")  # multi-line positions (Drekki) are written with \n
     try:
-        svg = diagrams.render(slug, position, caption)
+        svg = diagrams.render(slug, position, caption, moves)
     except diagrams.DiagramError as exc:
         logging.getLogger(__name__).warning("diagram not drawn: %s", exc)
         return format_html('<figure class="diagram diagram-missing"><figcaption>{}</figcaption></figure>', caption)

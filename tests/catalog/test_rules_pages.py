@@ -68,3 +68,19 @@ def test_a_game_page_links_play_now_only_when_playable(client, make_game):
     main = client.get(plain.get_absolute_url()).content.decode().split("<main", 1)[1]
     assert f'href="{reverse("games:play")}"' not in main
     assert Game.objects.count() == 2
+
+
+def test_the_drumlin_page_replays_the_rulebook_examples(client, make_game):
+    game = make_game("Drumlin", engine_slug="drumlin")
+    html = client.get(game.rules_url()).content.decode()
+    assert "Exemple A" in html and "Exemple B" in html
+    assert html.count('<figure class="diagram">') >= 10 and "diagram-missing" not in html
+
+
+def test_a_diagram_can_show_a_position_after_moves():
+    start = "e7/8/3(Eo)1E2/8/2E5/8/2E5/3D3e/6e1/1E6 v - std -"
+    before = diagrams.render("drumlin", start)
+    after = diagrams.render("drumlin", start, moves="Dd3-d8 *c10")
+    assert before != after and after.count("<title>Drumlin</title>") == 1
+    with pytest.raises(diagrams.DiagramError):
+        diagrams.render("drumlin", start, moves="Dd3-d9")
