@@ -1,10 +1,15 @@
 from django.urls import path
 
-from games import api, views
+from games import api, pages
 
 app_name = "games"
 urlpatterns = [
-    path("jouer/", views.play, name="play"),
+    # The pages of live play (games/pages.py): the lobby, a table, its replay.
+    path("jouer/", pages.lobby, name="play"),
+    path("jouer/nouvelle-table/", pages.create, name="create"),
+    path("jouer/contre-un-robot/", pages.quick, name="quick"),
+    path("jouer/table/<int:table_id>/", pages.table, name="table"),
+    path("jouer/table/<int:table_id>/revoir/", pages.replay, name="replay"),
     # JSON API for the lobby, tables, replays (docs/protocol.md, "HTTP API").
     path("api/games/", api.games, name="api-games"),
     path("api/tables/", api.tables, name="api-tables"),

@@ -1,0 +1,305 @@
+"""The pages of live play: the lobby, a table, a replay.
+
+Server-rendered shells. What moves (the list of open tables, the board, the
+clocks, the chat) is drawn by the ES modules under static/js/ over the socket
+protocol of docs/protocol.md; the forms of the lobby (create a table, play
+against a bot now) work without JavaScript and go through ``games.services``
+like every other action.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+from django.views.decorators.http import require_POST
+
+from games import engines, services
+from games.engines.base import Option, Rules
+from games.models import Seat, Table
+from games.protocol import ERROR_MESSAGES, TableError
+
+# Engines declare their option texts in English; these are the same strings,
+# marked so that the catalogue holds their translations (a test checks that
+# every option of every engine is translated).
+OPTION_TEXTS = (
+    gettext_noop("Clou 1986 rules"),
+    gettext_noop(
+        "Free departure onto an own elephant only where it stands alone, and a free "
+        "departure that makes an egg on the opponent's first row wins at once."
+    ),
+    gettext_noop("Starting player"),
+    gettext_noop("Who moves first: drawn from the table's seed, or seat 0, or seat 1."),
+    gettext_noop("Live auction countdown (seconds)"),
+    gettext_noop("In a live auction, the highest bidder wins when nobody raises for this long."),
+)
+CHOICE_LABELS = {
+    ("first_player", "random"): gettext_noop("At random"),
+    ("first_player", "0"): gettext_noop("First seat"),
+    ("first_player", "1"): gettext_noop("Second seat"),
+}
+
+# Time controls offered by the lobby form: (key, clock, label).
+CLOCKS = (
+    ("none", {"kind": "none"}, gettext_noop("No clock")),
+    ("5+3", {"kind": "game", "base": 300, "increment": 3}, gettext_noop("5 minutes + 3 seconds a move")),
+    ("10+5", {"kind": "game", "base": 600, "increment": 5}, gettext_noop("10 minutes + 5 seconds a move")),
+    ("20+10", {"kind": "game", "base": 1200, "increment": 10}, gettext_noop("20 minutes + 10 seconds a move")),
+    ("1d", {"kind": "move", "days": 1}, gettext_noop("Slow: one day a move")),
+    ("3d", {"kind": "move", "days": 3}, gettext_noop("Slow: three days a move")),
+)
+LEVELS = (
+    ("easy", gettext_noop("easy")),
+    ("medium", gettext_noop("medium")),
+    ("hard", gettext_noop("hard")),
+)
+
+
+def _catalog_games() -> dict[str, Any]:
+    """The catalogue's game for each engine slug (its translated title, its rules page)."""
+    from catalog.models import Game
+
+    found = {}
+    for game in Game.objects.exclude(engine_slug="").order_by("pk"):
+        found.setdefault(game.engine_slug, game)
+    return found
+
+
+def _option(option: Option, prefix: str) -> dict[str, Any]:
+    choices = [
+        {"value": str(value), "label": _(CHOICE_LABELS.get((option.name, str(value)), str(value)))}
+        for value in option.choices
+    ]
+    return {
+        "name": option.name,
+        "field": f"{prefix}{option.name}",
+        "kind": option.kind,
+        "default": option.default,
+        "label": _(option.label),
+        "help": _(option.help) if option.help else "",
+        "choices": choices,
+        "minimum": option.minimum,
+        "maximum": option.maximum,
+    }
+
+
+def _game(rules: Rules, catalog: dict[str, Any]) -> dict[str, Any]:
+    game = catalog.get(rules.slug)
+    return {
+        "slug": rules.slug,
+        "title": game.display_title if game else rules.title,
+        "rules_url": game.rules_url() if game else "",
+        "min_players": rules.min_players,
+        "max_players": rules.max_players,
+        "seat_choices": list(range(rules.min_players, rules.max_players + 1)),
+        "options": [_option(o, f"opt-{rules.slug}-") for o in rules.options],
+    }
+
+
+def games_info() -> list[dict[str, Any]]:
+    """Every playable game with what the lobby and the table pages show of it."""
+    catalog = _catalog_games()
+    return [_game(rules, catalog) for rules in engines.all()]
+
+
+def _my_tables(who: services.Who) -> list[dict[str, Any]]:
+    """The tables ``who`` sits at that are not over: open ones and games in play
+    (slow ones included), with whether it is their turn."""
+    if who.user_id is not None:
+        mine = Q(user_id=who.user_id)
+    elif who.guest_key:
+        mine = Q(guest_key=who.guest_key, user__isnull=True)
+    else:
+        return []
+    seats = (
+        Seat.objects.filter(mine, table__status__in=[Table.Status.OPEN, Table.Status.RUNNING])
+        .select_related("table")
+        .order_by("-table__updated_at")[:50]
+    )
+    titles = {g["slug"]: g["title"] for g in games_info()}
+    found = []
+    for seat in seats:
+        table = seat.table
+        to_act: list[int] = []
+        if table.status == Table.Status.RUNNING and table.state is not None:
+            try:
+                rules = engines.get(table.game)
+                to_act = list(rules.to_act(rules.load(table.state)))
+            except (KeyError, ValueError):
+                to_act = []
+        names = {s.index: s for s in table.seats.all()}
+        waiting_for = [_seat_label(names[i]) for i in to_act if i in names and i != seat.index]
+        found.append({
+            "id": table.pk,
+            "game": titles.get(table.game, table.game),
+            "status": table.status,
+            "my_turn": seat.index in to_act,
+            "waiting_for": waiting_for,
+            "clock": table.clock or {"kind": "none"},
+            "url": reverse("games:table", args=[table.pk]),
+        })
+    return found
+
+
+def _seat_label(seat: Seat) -> str:
+    if seat.is_bot:
+        return _("bot (%(level)s)") % {"level": _(dict(LEVELS).get(seat.bot_level, seat.bot_level))}
+    return seat.name or _("free seat")
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    who = services.Who.from_request(request)
+    games = games_info()
+    titles = {g["slug"]: g["title"] for g in games}
+    tables = [{**entry, "title": titles.get(entry["game"], entry["game"])} for entry in services.lobby_tables()]
+    chosen = request.GET.get("game", "")
+    if chosen not in {g["slug"] for g in games}:
+        chosen = games[0]["slug"] if games else ""
+    return render(request, "games/lobby.html", {
+        "games": games,
+        "chosen": chosen,
+        "can_sit": who.can_sit,
+        "tables": tables,
+        "my_tables": _my_tables(who),
+        "clocks": [(key, _(label)) for key, _clock, label in CLOCKS],
+        "levels": [(key, _(label)) for key, label in LEVELS],
+        "titles": titles,
+        "seat_rows": range(1, max((g["max_players"] for g in games), default=1)),
+    })
+
+
+def _read_options(request: HttpRequest, rules: Rules) -> dict[str, Any]:
+    """The options of ``rules`` from the lobby form (missing ones keep their default)."""
+    options: dict[str, Any] = {}
+    for option in rules.options:
+        field = f"opt-{rules.slug}-{option.name}"
+        if option.kind == "bool":
+            options[option.name] = request.POST.get(field) == "on"
+            continue
+        raw = request.POST.get(field)
+        if raw is None or raw == "":
+            continue
+        if option.kind == "int":
+            try:
+                options[option.name] = int(raw)
+            except ValueError:
+                raise TableError("bad_options", option.name) from None
+        else:
+            matches = [c for c in option.choices if str(c) == raw]
+            options[option.name] = matches[0] if matches else raw
+    return options
+
+
+def _read_clock(request: HttpRequest) -> dict[str, Any]:
+    key = request.POST.get("clock", "none")
+    for known, clock, _label in CLOCKS:
+        if known == key:
+            return clock
+    raise TableError("bad_clock")
+
+
+def _form_rules(request: HttpRequest) -> Rules:
+    try:
+        return engines.get(request.POST.get("game", ""))
+    except KeyError:
+        raise TableError("unknown_game") from None
+
+
+def _refused(request: HttpRequest, exc: TableError, game: str = "") -> HttpResponse:
+    """Back to the lobby with the reason (the same translated words as the API's)."""
+    messages.error(request, str(ERROR_MESSAGES[exc.code]))
+    target = reverse("games:play")
+    return redirect(f"{target}?{urlencode({'game': game})}#create" if game else target)
+
+
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    """The lobby's "create a table" form: the table, its bots, then its page."""
+    who = services.Who.from_request(request)
+    game = request.POST.get("game", "")
+    try:
+        rules = _form_rules(request)
+        try:
+            count = int(request.POST.get(f"seats-{rules.slug}") or rules.min_players)
+        except ValueError:
+            raise TableError("bad_seats") from None
+        table = services.create_table(
+            who, rules.slug, count, _read_options(request, rules), clock=_read_clock(request),
+            private=request.POST.get("private") == "on",
+        )
+        by_level: dict[str, list[int]] = {}
+        for index in range(1, count):
+            level = request.POST.get(f"seat-{index}", "")
+            if level in dict(LEVELS):
+                by_level.setdefault(level, []).append(index)
+        for level, seats in by_level.items():
+            services.add_bots(table.pk, who, level, seats)
+    except TableError as exc:
+        return _refused(request, exc, game)
+    return redirect("games:table", table.pk)
+
+
+@require_POST
+def quick(request: HttpRequest) -> HttpResponse:
+    """"Play against a bot now": a started table, the visitor on the first seat."""
+    who = services.Who.from_request(request)
+    game = request.POST.get("game", "")
+    try:
+        rules = _form_rules(request)
+        level = request.POST.get("level", services.DEFAULT_BOT_LEVEL)
+        table = services.quick_game(who, rules.slug, level)
+    except TableError as exc:
+        return _refused(request, exc, game)
+    return redirect("games:table", table.pk)
+
+
+def _open(request: HttpRequest, table_id: int) -> tuple[Table, services.Who, str]:
+    who = services.Who.from_request(request)
+    invite = request.GET.get("invite", "")
+    try:
+        table, _seat = services.open_table(table_id, who, invite or None)
+    except TableError as exc:
+        if exc.code == "not_found":
+            raise Http404 from None
+        raise
+    return table, who, invite
+
+
+def _game_of(table: Table) -> dict[str, Any]:
+    for game in games_info():
+        if game["slug"] == table.game:
+            return game
+    raise Http404
+
+
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        found, who, invite = _open(request, table_id)
+    except TableError:
+        return HttpResponseForbidden(_("This table is private: ask its players for the invitation link."))
+    return render(request, "games/table.html", {
+        "table": found,
+        "game": _game_of(found),
+        "invite": invite,
+        "can_sit": who.can_sit,
+        "levels": [(key, _(label)) for key, label in LEVELS],
+    })
+
+
+def replay(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        found, _who, invite = _open(request, table_id)
+    except TableError:
+        return HttpResponseForbidden(_("This table is private: ask its players for the invitation link."))
+    return render(request, "games/replay.html", {
+        "table": found,
+        "game": _game_of(found),
+        "invite": invite,
+    })

@@ -1,0 +1,496 @@
+// The table page: one socket to the table, the game's board module, and around it the
+// players, clocks, presence, move list, chat, the actions of a game (sit, bots, start,
+// draw, resign, abort, rematch) and its end. The board contract is in boards.js.
+
+import { boardHost, lastMoveOf, loadBoard } from "./boards.js";
+import { Chat } from "./chat.js";
+import { clockLabel, el, fill, formatClock, gettext, ngettext, outcomeWords, seatName } from "./format.js";
+import { MoveList } from "./moves.js";
+import { TableSocket } from "./socket.js";
+import { Sound } from "./sound.js";
+
+const CONNECTION_WORDS = {
+  connecting: () => gettext("connecting…"),
+  open: () => gettext("connected"),
+  closed: () => gettext("connection lost, trying again…"),
+};
+
+class TableShell {
+  constructor(root) {
+    this.root = root;
+    const data = root.dataset;
+    this.tableId = Number(data.table);
+    this.game = data.game;
+    this.staticPrefix = data.static;
+    this.invite = data.invite || "";
+    this.canSit = data.canSit === "1";
+    this.tableUrl = data.tableUrl;
+    this.tablePattern = data.tablePattern;
+    this.guestUrl = data.guestUrl;
+    const q = (name) => root.querySelector(`[data-${name}]`);
+    this.nodes = {
+      status: q("status"), connection: q("connection"), players: q("players"), spectators: q("spectators"),
+      setup: q("setup"), setupActions: q("setup-actions"), inviteBox: q("invite-box"), inviteLink: q("invite-link"),
+      copyInvite: q("copy-invite"), botLevelBox: q("bot-level-box"), botLevel: q("bot-level"), actions: q("actions"),
+      outcome: q("outcome"), outcomeTitle: q("outcome-title"), outcomeText: q("outcome-text"),
+      outcomeActions: q("outcome-actions"), slot: q("board-slot"), announce: q("announce"),
+    };
+    const replayApi = data.apiReplay + (this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "");
+    this.moves = new MoveList(q("moves"), replayApi);
+    this.sound = new Sound(q("sound"));
+    this.socket = new TableSocket(`/ws/tables/${this.tableId}/`, this.invite, {
+      frame: (frame) => this.onFrame(frame),
+      status: (state) => this.onConnection(state),
+    });
+    this.chat = new Chat(
+      { log: q("chat-log"), form: q("chat-form"), input: q("chat-text"), title: q("chat-title") },
+      (message) => this.socket.send(message),
+    );
+    this.frame = null;
+    this.presence = { seats: [], spectators: 0 };
+    this.board = null;
+    this.boardSeat = undefined;
+    this.boardLoading = null;
+    this.awaitingV = null; // set while a move of ours is on its way
+    this.retryMove = null;
+    this.resignArmed = false;
+    this.outcomeShown = false;
+    this.wantRematch = false;
+    this.nodes.copyInvite.addEventListener("click", () => this.copyInvite());
+  }
+
+  start() {
+    this.socket.start();
+    setInterval(() => this.tickClocks(), 200);
+  }
+
+  // -- frames ---------------------------------------------------------------------------
+
+  onConnection(state) {
+    const node = this.nodes.connection;
+    node.dataset.state = state;
+    node.textContent = CONNECTION_WORDS[state]();
+  }
+
+  onFrame(frame) {
+    if (frame.t === "state" || frame.t === "update") this.applyTable(frame);
+    else if (frame.t === "presence") {
+      this.presence = { seats: frame.seats, spectators: frame.spectators };
+      this.renderPlayers();
+      this.updateBoard();
+    } else if (frame.t === "chat") this.chat.add(frame.message);
+    else if (frame.t === "error") this.showError(frame);
+  }
+
+  applyTable(frame) {
+    const before = this.frame;
+    frame.receivedAt = Date.now();
+    frame.receivedTick = performance.now();
+    this.frame = frame;
+    if (frame.presence) this.presence = frame.presence;
+    if (frame.chat) this.chat.replaceAll(frame.chat);
+    this.chat.setMode(frame.seat !== null ? "players" : "spectators", frame.seat !== null || this.canSit);
+    if (this.awaitingV !== null && frame.v > this.awaitingV) this.awaitingV = null;
+    this.moves.apply(frame);
+    this.renderAll();
+    this.ensureBoard();
+    this.updateBoard();
+    const myTurn = (f) => f && f.seat !== null && f.status === "running" && f.to_act.includes(f.seat);
+    if (myTurn(frame) && !myTurn(before) && before) this.sound.beep(880);
+    document.title = (myTurn(frame) ? "▶ " : "") + document.title.replace(/^▶ /, "");
+    if (this.retryMove && frame.legal.includes(this.retryMove)) {
+      const move = this.retryMove;
+      this.retryMove = null;
+      this.playMove(move);
+    }
+    if (frame.rematch && this.wantRematch) location.assign(this.tableLink(frame.rematch));
+  }
+
+  // -- the board --------------------------------------------------------------------------
+
+  ensureBoard() {
+    const frame = this.frame;
+    if (!frame.view) return;
+    if (this.board && this.boardSeat === frame.seat) return;
+    if (this.boardLoading) return;
+    this.boardLoading = loadBoard(this.staticPrefix, this.game)
+      .then((module) => {
+        if (this.board) this.board.destroy();
+        const seat = this.frame.seat;
+        this.board = module.mount(boardHost(this.nodes.slot), {
+          seat,
+          gettext,
+          onMove: (move) => this.playMove(move),
+          announce: (text) => this.announce(text),
+        });
+        this.boardSeat = seat;
+        this.updateBoard();
+      })
+      .catch((error) => {
+        this.nodes.slot.replaceChildren(el("p", { class: "error" }, gettext("The board could not be loaded.")));
+        console.warn(error);
+      })
+      .finally(() => {
+        this.boardLoading = null;
+        if (this.frame.seat !== this.boardSeat) this.ensureBoard();
+      });
+  }
+
+  boardContext() {
+    const frame = this.frame;
+    const running = frame.status === "running";
+    let countdown = null;
+    if (frame.countdown) {
+      const offset = Date.parse(frame.clock.server_time) - frame.receivedAt;
+      const fromView = frame.view && typeof frame.view.countdown === "object" ? frame.view.countdown : null;
+      countdown = {
+        seat: fromView ? fromView.seat ?? null : null,
+        move: fromView ? fromView.move ?? null : null,
+        deadline: Date.parse(frame.countdown) - offset,
+      };
+    }
+    return {
+      legalMoves: running && this.awaitingV === null ? [...frame.legal] : [],
+      lastMove: lastMoveOf(frame.view),
+      toAct: running ? [...frame.to_act] : [],
+      version: frame.v,
+      players: frame.seats.map((seat) => ({
+        seat: seat.index,
+        name: seatName(seat),
+        isBot: Boolean(seat.bot),
+        connected: Boolean(seat.bot) || this.presence.seats.includes(seat.index),
+      })),
+      outcome: frame.outcome,
+      countdown,
+      interactive: frame.seat !== null && running,
+    };
+  }
+
+  updateBoard() {
+    if (!this.board || !this.frame || !this.frame.view || this.boardSeat !== this.frame.seat) return;
+    this.board.update(this.frame.view, this.boardContext());
+  }
+
+  async playMove(move) {
+    const frame = this.frame;
+    if (this.awaitingV !== null) {
+      this.announce(gettext("Your move is on its way."));
+      return;
+    }
+    if (!frame || frame.status !== "running" || !frame.legal.includes(move)) {
+      this.announce(gettext("This move is not possible now."));
+      return;
+    }
+    this.awaitingV = frame.v;
+    this.updateBoard();
+    try {
+      await this.socket.send({ t: "move", move, v: frame.v });
+    } catch (error) {
+      this.awaitingV = null;
+      if (error.code === "stale_version") this.retryMove = move;
+      else this.showError(error.frame);
+      this.updateBoard();
+    }
+  }
+
+  announce(text) {
+    const node = this.nodes.announce;
+    node.textContent = "";
+    // A new text node each time, so that the same words are read out again.
+    requestAnimationFrame(() => { node.textContent = text; });
+  }
+
+  showError(frame) {
+    if (!frame) return;
+    let text = frame.message;
+    if (frame.code === "offline") text = gettext("Not connected: nothing was sent. Reconnecting…");
+    else if (frame.code === "no_answer") text = gettext("The server did not answer: reconnecting…");
+    if (frame.detail && frame.code === "illegal_move") text = `${text} (${frame.detail})`;
+    this.announce(text || frame.code);
+  }
+
+  // -- requests -----------------------------------------------------------------------------
+
+  async request(message) {
+    try {
+      return await this.socket.send(message);
+    } catch (error) {
+      this.showError(error.frame);
+      return null;
+    }
+  }
+
+  tableLink(id) {
+    return this.tablePattern.replace(/\/0\/$/, `/${id}/`);
+  }
+
+  inviteUrl() {
+    const frame = this.frame;
+    const url = new URL(this.tableUrl, location.origin);
+    if (frame && frame.invite) url.searchParams.set("invite", frame.invite);
+    return url.href;
+  }
+
+  async copyInvite() {
+    const input = this.nodes.inviteLink;
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      this.announce(gettext("The invitation link is copied."));
+    } catch {
+      this.announce(gettext("Select the link and copy it."));
+    }
+  }
+
+  // -- rendering ------------------------------------------------------------------------------
+
+  renderAll() {
+    this.renderStatus();
+    this.renderPlayers();
+    this.renderSetup();
+    this.renderActions();
+    this.renderOutcome();
+  }
+
+  names(indices) {
+    return indices.map((index) => seatName(this.frame.seats[index])).join(", ");
+  }
+
+  renderStatus() {
+    const frame = this.frame;
+    let text;
+    if (frame.status === "open") {
+      const free = frame.seats.filter((seat) => seat.empty).length;
+      text = free
+        ? fill(ngettext("Waiting for players: %(count)s free seat.", "Waiting for players: %(count)s free seats.", free), { count: free })
+        : gettext("Every seat is taken: the host can start the game.");
+    } else if (frame.status === "running") {
+      if (frame.seat !== null && frame.to_act.includes(frame.seat)) text = gettext("Your turn.");
+      else if (frame.seat !== null) text = fill(gettext("%(names)s to play."), { names: this.names(frame.to_act) });
+      else text = fill(gettext("You are watching. %(names)s to play."), { names: this.names(frame.to_act) });
+    } else if (frame.status === "finished") {
+      text = outcomeWords(frame.outcome, frame.seats, frame.seat).title;
+    } else {
+      text = gettext("Game called off.");
+    }
+    this.nodes.status.textContent = text;
+    this.nodes.status.dataset.turn = String(frame.status === "running" && frame.seat !== null && frame.to_act.includes(frame.seat));
+  }
+
+  renderPlayers() {
+    const frame = this.frame;
+    if (!frame) return;
+    const items = frame.seats.map((seat) => this.playerItem(seat));
+    this.nodes.players.replaceChildren(...items);
+    const count = this.presence.spectators || 0;
+    this.nodes.spectators.textContent = count
+      ? fill(ngettext("%(count)s spectator", "%(count)s spectators", count), { count })
+      : "";
+    this.nodes.players.dataset.clock = clockLabel(frame.clock);
+  }
+
+  playerItem(seat) {
+    const frame = this.frame;
+    const index = seat.index;
+    const mine = frame.seat === index;
+    const toAct = frame.status === "running" && frame.to_act.includes(index);
+    const connected = this.presence.seats.includes(index);
+    let presence;
+    if (seat.bot) presence = el("span", { class: "presence bot" }, gettext("bot"));
+    else if (seat.empty) presence = null;
+    else presence = el("span", { class: `presence ${connected ? "online" : "away"}` },
+      connected ? `● ${gettext("here")}` : `○ ${gettext("away")}`);
+    const item = el("li", { class: `player${toAct ? " to-act" : ""}${mine ? " mine" : ""}`, dataset: { seat: index } },
+      el("span", { class: "turn-mark", "aria-hidden": "true" }, toAct ? "▶" : ""),
+      el("span", { class: "player-name" }, seatName(seat),
+        mine ? el("span", { class: "meta" }, ` (${gettext("you")})`) : null,
+        toAct ? el("span", { class: "visually-hidden" }, ` (${gettext("to play")})`) : null,
+        seat.resigned ? el("span", { class: "meta" }, ` (${gettext("resigned")})`) : null),
+      presence,
+      this.clockNode(index));
+    const buttons = this.seatButtons(seat, connected);
+    if (buttons.length) item.append(el("span", { class: "seat-actions" }, ...buttons));
+    return item;
+  }
+
+  clockNode(index) {
+    const clock = this.frame.clock;
+    if (!clock || clock.kind === "none" || !clock.seats) return null;
+    const info = clock.seats[index];
+    return el("span", { class: "clock", dataset: { clock: index, running: String(info.running) }, role: "timer" },
+      formatClock(this.clockMs(index)));
+  }
+
+  clockMs(index) {
+    const info = this.frame.clock.seats[index];
+    const elapsed = info.running && this.frame.status === "running" ? performance.now() - this.frame.receivedTick : 0;
+    return info.ms - elapsed;
+  }
+
+  tickClocks() {
+    if (!this.frame || !this.frame.clock || !this.frame.clock.seats) return;
+    for (const node of this.nodes.players.querySelectorAll("[data-clock]")) {
+      const index = Number(node.dataset.clock);
+      if (!this.frame.clock.seats[index].running) continue;
+      const ms = this.clockMs(index);
+      node.textContent = formatClock(ms);
+      node.classList.toggle("low", ms < 20000);
+    }
+  }
+
+  seatButtons(seat, connected) {
+    const frame = this.frame;
+    const buttons = [];
+    const index = seat.index;
+    if (frame.status === "open") {
+      if (seat.empty && frame.seat === null) {
+        if (this.canSit) {
+          buttons.push(el("button", { type: "button", class: "small", dataset: { sit: index },
+            on: { click: () => this.request({ t: "sit", seat: index }) } }, gettext("Sit here")));
+        } else {
+          buttons.push(el("a", { class: "button small secondary", href: this.guestUrl }, gettext("Choose a name to sit")));
+        }
+      }
+      if (seat.empty && frame.host) {
+        buttons.push(el("button", { type: "button", class: "small secondary", dataset: { addBot: index },
+          on: { click: () => this.request({ t: "bots", level: this.nodes.botLevel.value, seats: [index] }) } },
+          gettext("Add a bot")));
+      }
+      if (seat.bot && frame.host) {
+        buttons.push(el("button", { type: "button", class: "small secondary", dataset: { unbot: index },
+          on: { click: () => this.request({ t: "unbot", seat: index }) } }, gettext("Remove the bot")));
+      }
+    } else if (frame.status === "running" && frame.seat !== null && index !== frame.seat
+               && !seat.bot && !seat.empty && !connected) {
+      buttons.push(el("button", { type: "button", class: "small secondary", dataset: { kick: index },
+        title: gettext("Possible once the player has been away for the table's grace period."),
+        on: { click: () => this.request({ t: "kick", seat: index }) } }, gettext("Hand to a bot")));
+    }
+    return buttons;
+  }
+
+  renderSetup() {
+    const frame = this.frame;
+    const open = frame.status === "open";
+    this.nodes.setup.hidden = !open;
+    if (!open) return;
+    this.nodes.inviteLink.value = this.inviteUrl();
+    this.nodes.inviteBox.hidden = frame.private && !frame.invite;
+    this.nodes.botLevelBox.hidden = !frame.host;
+    const actions = [];
+    const empty = frame.seats.filter((seat) => seat.empty).length;
+    if (frame.host) {
+      actions.push(el("button", { type: "button", dataset: { start: "" }, disabled: empty > 0,
+        on: { click: () => this.request({ t: "start" }) } }, gettext("Start the game")));
+      if (empty) actions.push(el("span", { class: "meta" }, ` ${gettext("Every seat must be taken, by a person or a bot.")}`));
+    }
+    if (frame.seat !== null) {
+      actions.push(el("button", { type: "button", class: "secondary", dataset: { leave: "" },
+        on: { click: () => this.request({ t: "leave" }) } }, gettext("Leave the table")));
+    }
+    this.nodes.setupActions.replaceChildren(...actions);
+  }
+
+  renderActions() {
+    const frame = this.frame;
+    const box = this.nodes.actions;
+    const playing = frame.status === "running" && frame.seat !== null;
+    box.hidden = !playing;
+    if (!playing) {
+      box.replaceChildren();
+      this.resignArmed = false;
+      return;
+    }
+    const buttons = [];
+    const withBots = frame.seats.some((seat) => seat.bot);
+    const offers = frame.draw_offers || [];
+    const mine = offers.includes(frame.seat);
+    if (!withBots) {
+      if (offers.length && !mine) {
+        buttons.push(el("button", { type: "button", dataset: { draw: "accept" },
+          on: { click: () => this.request({ t: "draw", action: "accept" }) } }, gettext("Accept the draw")));
+        buttons.push(el("button", { type: "button", class: "secondary", dataset: { draw: "decline" },
+          on: { click: () => this.request({ t: "draw", action: "decline" }) } }, gettext("Decline the draw")));
+      } else if (mine) {
+        buttons.push(el("span", { class: "meta" }, gettext("You offered a draw.")));
+      } else {
+        buttons.push(el("button", { type: "button", class: "secondary", dataset: { draw: "offer" },
+          on: { click: () => this.request({ t: "draw", action: "offer" }) } }, gettext("Offer a draw")));
+      }
+    }
+    const resign = el("button", { type: "button", class: `secondary${this.resignArmed ? " danger" : ""}`, dataset: { resign: "" },
+      on: { click: () => this.resign() } },
+      this.resignArmed ? gettext("Yes, resign") : gettext("Resign"));
+    buttons.push(resign);
+    if (this.moves.countBy(frame.seat) === 0) {
+      buttons.push(el("button", { type: "button", class: "secondary", dataset: { abort: "" },
+        on: { click: () => this.request({ t: "abort" }) } }, gettext("Call the game off")));
+    }
+    box.replaceChildren(...buttons);
+  }
+
+  resign() {
+    if (!this.resignArmed) {
+      // Two clicks: a slip of the finger must not end a game.
+      this.resignArmed = true;
+      this.renderActions();
+      this.announce(gettext("Click again to resign."));
+      setTimeout(() => {
+        if (this.resignArmed) {
+          this.resignArmed = false;
+          this.renderActions();
+        }
+      }, 5000);
+      return;
+    }
+    this.resignArmed = false;
+    this.request({ t: "resign" });
+  }
+
+  renderOutcome() {
+    const frame = this.frame;
+    const over = frame.status === "finished" || frame.status === "aborted";
+    const box = this.nodes.outcome;
+    box.hidden = !over;
+    if (!over) return;
+    const words = outcomeWords(frame.status === "finished" ? frame.outcome : null, frame.seats, frame.seat);
+    this.nodes.outcomeTitle.textContent = words.title;
+    this.nodes.outcomeText.textContent = words.text;
+    box.dataset.result = frame.status === "aborted" ? "aborted"
+      : !frame.outcome.winners.length ? "draw"
+        : frame.seat !== null && frame.outcome.winners.includes(frame.seat) ? "won"
+          : frame.seat !== null ? "lost" : "over";
+    const actions = [];
+    if (frame.rematch) {
+      actions.push(el("a", { class: "button", href: this.tableLink(frame.rematch), dataset: { rematchLink: "" } },
+        gettext("Go to the rematch")));
+    } else if (frame.status === "finished" && frame.seat !== null) {
+      const offers = frame.rematch_offers || [];
+      if (offers.includes(frame.seat)) {
+        actions.push(el("span", { class: "meta" }, gettext("Rematch offered, waiting for the others.")));
+      } else {
+        const label = offers.length ? gettext("Accept the rematch") : gettext("Rematch");
+        actions.push(el("button", { type: "button", dataset: { rematch: "" }, on: { click: () => this.rematch() } }, label));
+      }
+    }
+    const replay = this.root.dataset.replayUrl + (this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "");
+    actions.push(el("a", { class: "button secondary", href: replay }, gettext("Replay the game")));
+    actions.push(el("a", { class: "button secondary", href: this.root.dataset.lobbyUrl },
+      gettext("Back to the lobby")));
+    this.nodes.outcomeActions.replaceChildren(...actions);
+    if (!this.outcomeShown) {
+      this.outcomeShown = true;
+      this.sound.beep(520, 0.3);
+      box.focus({ preventScroll: false });
+    }
+  }
+
+  async rematch() {
+    this.wantRematch = true;
+    const ack = await this.request({ t: "rematch" });
+    if (ack && ack.result) location.assign(this.tableLink(ack.result));
+  }
+}
+
+const root = document.querySelector("[data-table-page]");
+if (root) new TableShell(root).start();
