@@ -97,7 +97,7 @@ class DrumlinBoard {
   constructor(host, { seat, gettext, onMove, announce }) {
     this.host = host;
     this.seat = seat;
-    this.t = gettext;
+    this.gettext = gettext;
     this.onMove = onMove;
     this.announce = announce;
     this.flipped = seat === 1;
@@ -113,12 +113,12 @@ class DrumlinBoard {
   // -- the fixed parts: grid, bands, labels, legend -------------------------------------------
 
   build() {
-    const t = this.t;
+    const gettext = this.gettext;
     this.host.classList.add("drumlin");
     this.guide = html("p", { class: "board-guide", "data-guide": "" });
     this.svg = svg("svg", {
       viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "board-svg drumlin-board", role: "group",
-      "aria-label": t("Drumlin board"), "aria-describedby": "drumlin-legend",
+      "aria-label": gettext("Drumlin board"), "aria-describedby": "drumlin-legend",
     });
     this.squares = new Map();
     const grid = svg("g", { class: "grid" });
@@ -145,7 +145,7 @@ class DrumlinBoard {
     for (const owner of [0, 1]) {
       const top = (owner === 1) !== this.flipped;
       const y = top ? 0 : BAND + RANKS * S;
-      const label = owner === 0 ? t("violet's base line") : t("pink's base line");
+      const label = owner === 0 ? gettext("violet's base line") : gettext("pink's base line");
       const band = svg("g", {
         class: `base-band ${owner === 0 ? "violet" : "pink"}`, transform: `translate(${M} ${y})`,
         "data-base": owner, "data-top": top ? 1 : 0, role: "button", "aria-label": label,
@@ -176,7 +176,7 @@ class DrumlinBoard {
   }
 
   buildLegend() {
-    const t = this.t;
+    const gettext = this.gettext;
     const icon = (piece) => {
       const box = svg("svg", { viewBox: "0 0 60 60", width: 22, height: 22, "aria-hidden": "true", class: "legend-icon" });
       box.append(this.piece(piece, 30, 30, 0.9));
@@ -185,14 +185,14 @@ class DrumlinBoard {
     this.legendPlayers = [html("span", { "data-legend-player": 0 }), html("span", { "data-legend-player": 1 })];
     return html("div", { class: "board-legend", id: "drumlin-legend" },
       html("p", {},
-        html("span", { class: "legend-item" }, icon({ seat: 0, kind: "elephant" }), icon({ seat: 1, kind: "elephant" }), " ", t("elephant (1)")),
-        html("span", { class: "legend-item" }, icon({ seat: 0, kind: "dragon" }), icon({ seat: 1, kind: "dragon" }), " ", t("dragon (2)")),
-        html("span", { class: "legend-item" }, icon({ seat: 0, kind: "egg" }), icon({ seat: 1, kind: "egg" }), " ", t("egg (1)")),
-        html("span", { class: "legend-item" }, icon({ lone: true }), " ", t("the lone Drumlin (0)"))),
+        html("span", { class: "legend-item" }, icon({ seat: 0, kind: "elephant" }), icon({ seat: 1, kind: "elephant" }), " ", gettext("elephant (1)")),
+        html("span", { class: "legend-item" }, icon({ seat: 0, kind: "dragon" }), icon({ seat: 1, kind: "dragon" }), " ", gettext("dragon (2)")),
+        html("span", { class: "legend-item" }, icon({ seat: 0, kind: "egg" }), icon({ seat: 1, kind: "egg" }), " ", gettext("egg (1)")),
+        html("span", { class: "legend-item" }, icon({ lone: true }), " ", gettext("the lone Drumlin (0)"))),
       html("p", {},
-        html("span", { class: "legend-item" }, t("Dark, solid pieces: violet"), " — ", this.legendPlayers[0]),
-        html("span", { class: "legend-item" }, t("light, outlined pieces: pink"), " — ", this.legendPlayers[1])),
-      html("p", { class: "meta" }, t("The small number on a square is its value; a square worth 5 carries a warning triangle and must be left.")));
+        html("span", { class: "legend-item" }, gettext("Dark, solid pieces: violet"), " — ", this.legendPlayers[0]),
+        html("span", { class: "legend-item" }, gettext("light, outlined pieces: pink"), " — ", this.legendPlayers[1])),
+      html("p", { class: "meta" }, gettext("The small number on a square is its value; a square worth 5 carries a warning triangle and must be left.")));
   }
 
   /** Top-left corner of a square in SVG units, for this seat's side of the table. */
@@ -258,48 +258,48 @@ class DrumlinBoard {
   // -- words ---------------------------------------------------------------------------------------
 
   pieceWords(stack) {
-    const t = this.t;
+    const gettext = this.gettext;
     const names = {
-      "0elephant": t("violet elephant"), "1elephant": t("pink elephant"),
-      "0dragon": t("violet dragon"), "1dragon": t("pink dragon"),
-      "0egg": t("violet egg"), "1egg": t("pink egg"),
+      "0elephant": gettext("violet elephant"), "1elephant": gettext("pink elephant"),
+      "0dragon": gettext("violet dragon"), "1dragon": gettext("pink dragon"),
+      "0egg": gettext("violet egg"), "1egg": gettext("pink egg"),
     };
     return stack.map((piece) => names[`${piece.seat}${piece.kind}`]).join(", ");
   }
 
   squareWords(name) {
-    const t = this.t;
+    const gettext = this.gettext;
     const info = this.view.board.squares[name];
     let text;
-    if (!info) text = fill(t("%(square)s, empty"), { square: name });
-    else if (info.lone_drumlin) text = fill(t("%(square)s, the lone Drumlin"), { square: name });
+    if (!info) text = fill(gettext("%(square)s, empty"), { square: name });
+    else if (info.lone_drumlin) text = fill(gettext("%(square)s, the lone Drumlin"), { square: name });
     else {
-      text = fill(t("%(square)s, worth %(value)s: %(pieces)s"), { square: name, value: info.value, pieces: this.pieceWords(info.stack) });
-      if (info.five) text += `. ${t("Warning: worth 5, must be left")}`;
+      text = fill(gettext("%(square)s, worth %(value)s: %(pieces)s"), { square: name, value: info.value, pieces: this.pieceWords(info.stack) });
+      if (info.five) text += `. ${gettext("Warning: worth 5, must be left")}`;
     }
     const marks = [];
-    if (this.selected === name) marks.push(t("selected"));
-    if (this.targetsOf(name).length) marks.push(t("possible destination"));
-    if (this.lastSquares.has(name)) marks.push(t("last move"));
+    if (this.selected === name) marks.push(gettext("selected"));
+    if (this.targetsOf(name).length) marks.push(gettext("possible destination"));
+    if (this.lastSquares.has(name)) marks.push(gettext("last move"));
     return marks.length ? `${text} (${marks.join(", ")})` : text;
   }
 
   moveWords(move) {
-    const t = this.t;
+    const gettext = this.gettext;
     const p = parseMove(move);
     if (!p) return move;
     const values = { from: p.from, to: p.to };
     switch (p.kind) {
-      case "elephant": return fill(t("Move the elephant from %(from)s to %(to)s"), values);
-      case "dragon": return fill(t("Move the dragon from %(from)s to %(to)s"), values);
-      case "swap": return fill(t("Exchange the two elephants on %(from)s with the dragon on %(to)s"), values);
+      case "elephant": return fill(gettext("Move the elephant from %(from)s to %(to)s"), values);
+      case "dragon": return fill(gettext("Move the dragon from %(from)s to %(to)s"), values);
+      case "swap": return fill(gettext("Exchange the two elephants on %(from)s with the dragon on %(to)s"), values);
       case "depart":
         return p.to === "base"
-          ? fill(t("Send the Drumlin from %(from)s onto the base line"), values)
-          : fill(t("Send the Drumlin from %(from)s to %(to)s (free departure)"), values);
-      case "place": return fill(t("Place the Drumlin on %(to)s"), values);
-      case "remove": return fill(t("Remove your pieces from %(to)s"), values);
-      case "stop": return t("Stop here: the new egg stays");
+          ? fill(gettext("Send the Drumlin from %(from)s onto the base line"), values)
+          : fill(gettext("Send the Drumlin from %(from)s to %(to)s (free departure)"), values);
+      case "place": return fill(gettext("Place the Drumlin on %(to)s"), values);
+      case "remove": return fill(gettext("Remove your pieces from %(to)s"), values);
+      case "stop": return gettext("Stop here: the new egg stays");
       default: return move;
     }
   }
@@ -438,31 +438,31 @@ class DrumlinBoard {
   }
 
   renderGuide() {
-    const t = this.t;
+    const gettext = this.gettext;
     const view = this.view;
     const ctx = this.ctx;
     let text = "";
     if (ctx.interactive && ctx.legalMoves.length) {
       const moves = ctx.legalMoves.map(parseMove).filter(Boolean);
       const kinds = new Set(moves.map((m) => m.kind));
-      if (view.step === "place") text = t("Place the Drumlin on any empty square (marked with a star).");
-      else if (view.step === "chain") text = t("Your new egg stands on the opponent's first row: send the Drumlin on to the base line to win, or stop here.");
+      if (view.step === "place") text = gettext("Place the Drumlin on any empty square (marked with a star).");
+      else if (view.step === "chain") text = gettext("Your new egg stands on the opponent's first row: send the Drumlin on to the base line to win, or stop here.");
       else if (kinds.size === 1 && kinds.has("remove")) {
-        text = fill(t("None of your pieces can leave %(squares)s: your pieces there are removed from the game."),
+        text = fill(gettext("None of your pieces can leave %(squares)s: your pieces there are removed from the game."),
           { squares: [...this.plan.direct.keys()].join(", ") });
       } else if (this.obligation().length) {
-        text = fill(t("Obligation at 5: your move must take one of your pieces off %(squares)s."), { squares: this.obligation().join(", ") });
+        text = fill(gettext("Obligation at 5: your move must take one of your pieces off %(squares)s."), { squares: this.obligation().join(", ") });
       } else if (this.selected) {
         const count = new Set(this.plan.origins.get(this.selected).map((o) => o.to)).size;
-        text = fill(t("%(square)s selected: %(count)s possible destinations. Choose one, or another piece (Escape cancels)."),
+        text = fill(gettext("%(square)s selected: %(count)s possible destinations. Choose one, or another piece (Escape cancels)."),
           { square: this.selected, count });
-      } else text = t("Your turn: choose a piece (click it, or press Enter on it), then its destination. You may also drag it.");
+      } else text = gettext("Your turn: choose a piece (click it, or press Enter on it), then its destination. You may also drag it.");
     } else if (ctx.interactive && ctx.toAct.length && !ctx.toAct.includes(this.seat)) {
-      text = t("Your opponent is thinking.");
+      text = gettext("Your opponent is thinking.");
     }
     this.guide.textContent = text;
     this.guide.hidden = !text;
-    if (this.plan.chain && ctx.interactive) this.showChoices(t("Go on or stop?"), this.plan.chain);
+    if (this.plan.chain && ctx.interactive) this.showChoices(gettext("Go on or stop?"), this.plan.chain);
     else if (this.plan.direct.size && [...this.plan.direct.values()].flat().every((m) => m.startsWith("x"))) {
       this.showChoices("", [...this.plan.direct.values()].flat());
     } else if (!this.choicesForTarget) this.hideChoices();
@@ -513,9 +513,9 @@ class DrumlinBoard {
   activate(name) {
     const ctx = this.ctx;
     if (!ctx || !ctx.interactive || !this.view) return;
-    const t = this.t;
+    const gettext = this.gettext;
     if (!ctx.legalMoves.length) {
-      this.announce(t("It is not your turn."));
+      this.announce(gettext("It is not your turn."));
       return;
     }
     const targets = this.targetsOf(name);
@@ -524,15 +524,15 @@ class DrumlinBoard {
       return;
     }
     if (targets.length > 1) {
-      this.showChoices(fill(t("Several moves reach %(square)s:"), { square: name === "base" ? t("the base line") : name }), targets, name);
-      this.announce(t("Several moves reach this square: choose one of the buttons under the board."));
+      this.showChoices(fill(gettext("Several moves reach %(square)s:"), { square: name === "base" ? gettext("the base line") : name }), targets, name);
+      this.announce(gettext("Several moves reach this square: choose one of the buttons under the board."));
       return;
     }
     if (name === this.selected) {
       this.selected = null;
       this.hideChoices();
       this.render();
-      this.announce(t("Selection cancelled."));
+      this.announce(gettext("Selection cancelled."));
       return;
     }
     if (this.plan.origins.has(name)) {
@@ -540,7 +540,7 @@ class DrumlinBoard {
       this.hideChoices();
       this.render();
       const count = new Set(this.plan.origins.get(name).map((o) => o.to)).size;
-      this.announce(fill(t("%(square)s selected: %(count)s possible destinations."), { square: name, count }));
+      this.announce(fill(gettext("%(square)s selected: %(count)s possible destinations."), { square: name, count }));
       return;
     }
     this.announce(this.whyNot(name));
@@ -548,43 +548,43 @@ class DrumlinBoard {
 
   /** Why clicking `name` does nothing, in words. */
   whyNot(name) {
-    const t = this.t;
+    const gettext = this.gettext;
     const view = this.view;
     const squares = view.board.squares;
     if (view.step === "place") {
-      return fill(t("The Drumlin goes to an empty square, and %(square)s is taken."), { square: name });
+      return fill(gettext("The Drumlin goes to an empty square, and %(square)s is taken."), { square: name });
     }
-    if (view.step === "chain") return t("Choose first: go on to the base line, or stop.");
+    if (view.step === "chain") return gettext("Choose first: go on to the base line, or stop.");
     const duty = this.obligation();
     const info = squares[name];
     const mine = info && !info.lone_drumlin && info.points[this.seat] > 0;
     if (!this.selected) {
-      if (name === "base") return t("Only an egg on the opponent's first row with the majority there can go onto the base line.");
-      if (!mine) return fill(t("You have no piece on %(square)s."), { square: name });
+      if (name === "base") return gettext("Only an egg on the opponent's first row with the majority there can go onto the base line.");
+      if (!mine) return fill(gettext("You have no piece on %(square)s."), { square: name });
       if (duty.length && !duty.includes(name)) {
-        return fill(t("Obligation at 5: move one of your pieces off %(squares)s first."), { squares: duty.join(", ") });
+        return fill(gettext("Obligation at 5: move one of your pieces off %(squares)s first."), { squares: duty.join(", ") });
       }
-      return fill(t("Your pieces on %(square)s cannot move now."), { square: name });
+      return fill(gettext("Your pieces on %(square)s cannot move now."), { square: name });
     }
-    if (name === "base") return t("This piece cannot reach the base line.");
+    if (name === "base") return gettext("This piece cannot reach the base line.");
     const from = this.selected;
     const stack = squares[from] ? squares[from].stack : [];
     const myPieces = stack.filter((p) => p.seat === this.seat);
     const sameLine = from[0] === name[0] || rankOf(from) === rankOf(name);
     if (!sameLine && !myPieces.some((p) => p.kind === "egg")) {
-      return t("Elephants and dragons move in a straight line, along a row or a column.");
+      return gettext("Elephants and dragons move in a straight line, along a row or a column.");
     }
     if (info && info.lone_drumlin && !myPieces.some((p) => p.kind === "elephant" || p.kind === "egg")) {
-      return t("A dragon cannot end its move on the lone Drumlin.");
+      return gettext("A dragon cannot end its move on the lone Drumlin.");
     }
     const lightest = Math.min(...myPieces.filter((p) => p.kind !== "egg").map((p) => VALUE[p.kind]), 2);
     if (info && !info.lone_drumlin && info.value + lightest > 4) {
-      return fill(t("Rule of 4: %(square)s would be worth more than 4."), { square: name });
+      return fill(gettext("Rule of 4: %(square)s would be worth more than 4."), { square: name });
     }
     if (sameLine && this.blocked(from, name)) {
-      return t("The way is blocked: an elephant stops at the first square with pieces, and a dragon cannot fly over a square with two pieces or a dragon.");
+      return gettext("The way is blocked: an elephant stops at the first square with pieces, and a dragon cannot fly over a square with two pieces or a dragon.");
     }
-    return fill(t("No piece on %(from)s can go to %(to)s."), { from, to: name });
+    return fill(gettext("No piece on %(from)s can go to %(to)s."), { from, to: name });
   }
 
   blocked(from, to) {
@@ -635,10 +635,7 @@ class DrumlinBoard {
     const name = this.targetAt(event.target);
     if (!name || !this.ctx || !this.ctx.interactive) return;
     event.preventDefault();
-    if (name !== "base") {
-      this.focused = name;
-      this.squares.get(name).focus({ preventScroll: true });
-    }
+    if (name !== "base") this.focused = name;
     const startsDrag = this.plan.origins.has(name) && !this.targetsOf(name).length;
     if (!startsDrag) {
       this.activate(name);
@@ -701,7 +698,7 @@ class DrumlinBoard {
         this.selected = null;
         this.hideChoices();
         this.render();
-        this.announce(this.t("Selection cancelled."));
+        this.announce(this.gettext("Selection cancelled."));
       }
       return;
     }

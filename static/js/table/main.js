@@ -91,6 +91,8 @@ class TableShell {
     if (frame.chat) this.chat.replaceAll(frame.chat);
     this.chat.setMode(frame.seat !== null ? "players" : "spectators", frame.seat !== null || this.canSit);
     if (this.awaitingV !== null && frame.v > this.awaitingV) this.awaitingV = null;
+    // What was said about the last version (a selection, a refusal) is stale now.
+    if (before && frame.v !== before.v) this.nodes.announce.textContent = "";
     this.moves.apply(frame);
     this.renderAll();
     this.ensureBoard();

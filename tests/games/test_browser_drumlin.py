@@ -1,0 +1,209 @@
+"""Drumlin in a real Chromium against a live daphne and worker: a person beats an
+easy bot by clicking squares, to the end screen, with a reload in the middle; two
+people play each other while a spectator watches the moves arrive; the board is
+keyboard operable and explains an impossible move in words. Screenshots of the
+board on a phone and a desktop go to artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from games import bots, engines
+from tests.games.ui_server import DESKTOP, PHONE, guest_page, live_site  # noqa: F401  (fixture)
+
+pytestmark = pytest.mark.browser
+
+RULES = engines.get("drumlin")
+SQUARE = r"[a-h](?:10|[1-9])"
+MAX_TURNS = 80  # a greedy player beats the easy bot in far fewer
+
+
+def table_id(page: Any) -> int:
+    return int(page.locator("[data-table-page]").get_attribute("data-table"))
+
+
+def table_data(site: Any, page: Any) -> dict[str, Any]:
+    """The table as this browser's person sees it (their seat's view), from the HTTP API."""
+    response = page.request.get(site.url(f"/api/tables/{table_id(page)}/"))
+    assert response.ok, response.text()
+    return response.json()
+
+
+def move_count(page: Any) -> int:
+    return page.locator("[data-moves] li[data-v]").count()
+
+
+def is_selected(page: Any, square: str) -> bool:
+    return "selected" in (page.locator(f"[data-square='{square}']").get_attribute("class") or "").split()
+
+
+def click_move(page: Any, move: str) -> None:
+    """Play ``move`` the way a person does: click its piece, then where it goes."""
+    offered = page.locator(f"[data-choices] [data-move='{move}']")
+    if offered.count():  # the chained departure: go on to the base line, or stop
+        offered.click()
+        return
+    placed = re.fullmatch(rf"[*x]({SQUARE})", move)
+    if placed:
+        page.locator(f"[data-square='{placed[1]}']").click()
+        return
+    parts = re.fullmatch(rf"(?:EE|[EDO])({SQUARE})[-=]D?({SQUARE}|base)", move)
+    assert parts, move
+    origin, target = parts.groups()
+    if not is_selected(page, origin):
+        page.locator(f"[data-square='{origin}']").click()
+    if target == "base":
+        page.locator("[data-base].target").click()
+    else:
+        page.locator(f"[data-square='{target}']").click()
+    choice = page.locator(f"[data-choices] [data-move='{move}']")
+    if choice.count():
+        choice.click()
+
+
+def wait_for_my_turn_or_end(page: Any) -> None:
+    page.wait_for_selector("[data-status][data-turn='true'], [data-outcome]:not([hidden])", timeout=20_000)
+
+
+def play_greedy_turn(site: Any, page: Any, player: Any) -> str:
+    data = table_data(site, page)
+    assert data["seat"] in data["to_act"], data
+    move = player.choose(data["view"], data["seat"])
+    before = move_count(page)
+    click_move(page, move)
+    page.wait_for_function(
+        "([n]) => document.querySelectorAll('[data-moves] li[data-v]').length > n", arg=[before], timeout=15_000
+    )
+    return move
+
+
+def test_a_person_beats_an_easy_bot_by_clicking_with_a_reload_in_the_middle(live_site, chromium):
+    zoe = guest_page(chromium, live_site, "Zoé", label="test_browser_drumlin-zoe")
+    page = zoe.page
+    page.locator("[data-quick-form] select[name='game']").select_option("drumlin")
+    page.locator("[data-quick-form] select[name='level']").select_option("easy")
+    page.locator("[data-quick-form] button[type='submit']").click()
+    page.wait_for_url(re.compile(r"/jouer/table/\d+/$"))
+    wait_for_my_turn_or_end(page)
+    # Pink (the bot) placed the Drumlin first; the move list says where.
+    assert re.fullmatch(r"\*" + SQUARE, page.locator("[data-moves] li[data-v] .move-text").first.inner_text())
+    assert page.locator("[data-square]").count() == 80
+    assert page.locator("[data-square] .piece").count() == 24
+
+    player = bots.make("greedy", RULES, seed=1)
+    played: list[str] = []
+    for turn in range(MAX_TURNS):
+        if page.locator("[data-outcome]").is_visible():
+            break
+        if turn == 3:
+            page.set_viewport_size(PHONE)
+            zoe.screenshot("drumlin-phone")
+            page.set_viewport_size(DESKTOP)
+            zoe.screenshot("drumlin-desktop", full_page=False)
+            # A reload in the middle of the game: same board, same moves, and it goes on.
+            moves_before = page.locator("[data-moves]").inner_text()
+            pieces_before = page.locator("[data-square] .piece").count()
+            page.reload()
+            wait_for_my_turn_or_end(page)
+            page.wait_for_function("() => document.querySelectorAll('[data-moves] li[data-v]').length > 3")
+            assert page.locator("[data-moves]").inner_text() == moves_before
+            assert page.locator("[data-square] .piece").count() == pieces_before
+        played.append(play_greedy_turn(live_site, page, player))
+        wait_for_my_turn_or_end(page)
+    outcome = page.locator("[data-outcome]")
+    outcome.wait_for(state="visible")
+    assert outcome.get_attribute("data-result") == "won", page.locator("[data-outcome-text]").inner_text()
+    assert page.locator("[data-outcome-title]").inner_text() == "Vous avez gagné !"
+    assert page.locator("[data-outcome-text]").inner_text().startswith("Gagnant, Zoé : ")
+    # Every move of the person is in the list, in notation.
+    texts = page.locator("[data-moves] li[data-v] .move-text").all_inner_texts()
+    assert set(played) <= set(texts)
+    zoe.screenshot("drumlin-end-desktop")
+    page.set_viewport_size(PHONE)
+    zoe.screenshot("drumlin-end-phone")
+    zoe.assert_no_console_errors()
+
+
+def create_open_table(page: Any, site: Any) -> int:
+    page.goto(site.url("/jouer/?game=drumlin"))
+    form = page.locator("[data-create-form]")
+    form.locator("select[name='game']").select_option("drumlin")
+    form.locator("select[name='seat-1']").select_option("")
+    form.get_by_role("button", name="Créer la table").click()
+    page.wait_for_url(re.compile(r"/jouer/table/\d+/$"))
+    return table_id(page)
+
+
+def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromium):
+    zoe = guest_page(chromium, live_site, "Zoé", label="test_browser_drumlin-two-zoe")
+    leo = guest_page(chromium, live_site, "Léo", label="test_browser_drumlin-two-leo")
+    watcher = guest_page(chromium, live_site, "Ada", label="test_browser_drumlin-two-ada", viewport=PHONE)
+    number = create_open_table(zoe.page, live_site)
+    zoe.page.locator("[data-setup]").wait_for(state="visible")
+    assert f"/jouer/table/{number}/" in zoe.page.locator("[data-invite-link]").input_value()
+
+    # Léo finds the table in the lobby without reloading it, and sits.
+    leo.page.locator(f"[data-lobby-list] [data-table-id='{number}'] a.join").click()
+    leo.page.wait_for_url(live_site.url(f"/jouer/table/{number}/"))
+    leo.page.locator("[data-sit='1']").click()
+    zoe.page.locator("[data-start]:not([disabled])").click()
+
+    pink, violet = leo.page, zoe.page  # pink (seat 1) places the Drumlin first
+    watcher.page.goto(live_site.url(f"/jouer/table/{number}/"))
+    watcher.page.wait_for_selector("[data-square]")
+    assert watcher.page.locator("[data-actions]").is_hidden()
+
+    wait_for_my_turn_or_end(pink)
+    # An impossible attempt is explained in words: the Drumlin goes on an empty square.
+    pink.locator("[data-square='a10']").click()
+    assert "case vide" in pink.locator("[data-announce]").inner_text()
+    click_move(pink, "*e4")
+    wait_for_my_turn_or_end(violet)
+
+    # Violet plays with the keyboard: focus d5, Enter, arrow up twice, Enter.
+    violet.locator("[data-square='d5']").focus()
+    violet.keyboard.press("Enter")
+    assert is_selected(violet, "d5")
+    violet.keyboard.press("ArrowRight")
+    violet.keyboard.press("ArrowLeft")
+    violet.keyboard.press("ArrowUp")
+    violet.keyboard.press("ArrowUp")
+    violet.keyboard.press("Enter")
+    wait_for_my_turn_or_end(pink)
+    assert pink.locator("[data-moves] li.last .move-text").inner_text() == "Ed5-d7"
+
+    # The spectator sees the moves arrive, without reloading.
+    watcher.page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-moves] .move-text')].some(e => e.textContent === 'Ed5-d7')"
+    )
+    # A drag: pink's elephant from a6 down to a5.
+    source = pink.locator("[data-square='a6']").bounding_box()
+    target = pink.locator("[data-square='a5']").bounding_box()
+    pink.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    pink.mouse.down()
+    pink.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
+    pink.mouse.up()
+    watcher.page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-moves] .move-text')].some(e => e.textContent === 'Ea6-a5')"
+    )
+    assert "Ea6-a5" in violet.locator("[data-moves]").inner_text()
+
+    # Chat between the players; the spectator has a chat of their own.
+    violet.locator("[data-chat-text]").fill("Bien joué !")
+    violet.locator("[data-chat-text]").press("Enter")
+    pink.locator("[data-chat-log]").get_by_text("Bien joué !").wait_for()
+    assert "Bien joué" not in watcher.page.locator("[data-chat-log]").inner_text()
+    watcher.screenshot("drumlin-spectator-phone")
+
+    # A draw by agreement ends the game for both.
+    violet.locator("[data-draw='offer']").click()
+    pink.locator("[data-draw='accept']").click()
+    for page in (violet, pink, watcher.page):
+        page.locator("[data-outcome]").wait_for(state="visible")
+        assert page.locator("[data-outcome]").get_attribute("data-result") == "draw"
+    assert violet.locator("[data-outcome-title]").inner_text() == "Partie nulle"
+    for probe in (zoe, leo, watcher):
+        probe.assert_no_console_errors()
