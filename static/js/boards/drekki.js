@@ -47,16 +47,29 @@ const GEOMETRY = {
     angles: null, // evenly round the table
   },
   narrow: {
-    viewBox: "-200 -226 400 580",
+    viewBox: null, // from the number of mages, see geometryFor()
     rx: 114,
     ry: 175,
     orbit: 58,
     dragonScale: 0.72,
-    tile: { x: -190, y: 234, w: 380, h: 116, layout: "below" },
+    tile: { x: -190, y: 0, w: 380, h: 116, layout: "below" },
     // Fixed seats (degrees, clockwise from the bottom) so that no two plates overlap.
-    angles: { 3: [90, 210, 330], 4: [90, 180, 270, 0], 5: [90, 150, 215, 325, 30], 6: [90, 145, 215, 270, 325, 35] },
+    angles: { 3: [90, 215, 325], 4: [90, 180, 270, 0], 5: [90, 150, 215, 325, 30], 6: [90, 145, 215, 270, 325, 35] },
   },
 };
+const NARROW_RY = { 3: 112, 4: 140, 5: 175, 6: 175 }; // by number of mages
+
+/** The layout for a board ``name`` ("wide" or "narrow"), ``mages`` round the table, with or without the tile. */
+function geometryFor(name, mages, withTile) {
+  const base = GEOMETRY[name];
+  if (name === "wide") return base;
+  const ry = NARROW_RY[mages] || 175;
+  const top = -(ry + 40);
+  const ringBottom = ry + 50;
+  const tile = { ...base.tile, y: ringBottom + 6 };
+  const bottom = withTile ? tile.y + tile.h + 6 : ringBottom;
+  return { ...base, ry, tile, viewBox: `-200 ${top} 400 ${bottom - top}` };
+}
 const NARROW_BELOW = 600; // px: a board narrower than this uses the narrow layout
 const STEP_MS = 700; // one leg of the dragon's flight (the CSS transition lasts as long)
 const FLIP_MS = 450;
@@ -130,7 +143,6 @@ function texts() {
     waitingLive: gettext("Live auction: waiting for a raise from %(names)s."),
     waitingColour: gettext("%(name)s picks the colour that moves the dragon."),
     gameOver: gettext("The game is over: the whole horde has passed."),
-    watching: gettext("You are watching."),
     // The tile
     tileTitle: gettext("The dragon"),
     tileBurns: gettext("%(burns)s burns"),
@@ -188,7 +200,6 @@ function texts() {
     keepTitle: gettext("You drew two cards for %(label)s: lay one, the other is discarded face down."),
     keepButton: gettext("Lay %(card)s"),
     tearPool: gettext("Tear tokens left: %(count)s (drawn face down)."),
-    none: gettext("none"),
     // Colour choice
     colourTitle: gettext("Tied colours"),
     colourRevealed: gettext("Revealed: %(cards)s = %(total)s; the bid was %(bid)s: the charm holds."),
@@ -277,15 +288,13 @@ class DrekkiBoard {
     this.dragonGroup = svg("g", { class: "dk-dragon", transform: "rotate(90)" }, this.svg);
     this.dragonShape = svg("g", {}, this.dragonGroup);
     this.platesGroup = svg("g", { class: "dk-plates" }, this.svg);
-    this.geoName = null;
-    this.setGeometry(this.pickGeometry());
+    this.geoKey = null;
+    this.geo = GEOMETRY.wide;
     if (window.ResizeObserver) {
       this.resizer = new ResizeObserver(() => {
-        const name = this.pickGeometry();
-        if (name !== this.geoName && this.view) {
-          this.setGeometry(name);
+        if (this.view && this.fitGeometry()) {
           this.renderTable(null);
-          this.jumpDragon(this.angleTowards(this.direction(this.view.facing), this.view.facing, null));
+          this.jumpDragon(this.direction(this.view.facing));
         }
       });
       this.resizer.observe(this.root);
@@ -338,14 +347,14 @@ class DrekkiBoard {
 
   // -- geometry ----------------------------------------------------------------------------
 
-  pickGeometry() {
+  /** Choose the layout for the board's width and the view; true if it changed. */
+  fitGeometry() {
     const width = this.root.getBoundingClientRect().width || this.host.getBoundingClientRect().width || 1000;
-    return width < NARROW_BELOW ? "narrow" : "wide";
-  }
-
-  setGeometry(name) {
-    this.geoName = name;
-    this.geo = GEOMETRY[name];
+    const name = width < NARROW_BELOW ? "narrow" : "wide";
+    const key = `${name}/${this.mageCount()}/${Boolean(this.view.tile)}`;
+    if (key === this.geoKey) return false;
+    this.geoKey = key;
+    this.geo = geometryFor(name, this.mageCount(), Boolean(this.view.tile));
     this.root.dataset.layout = name;
     this.svg.setAttribute("viewBox", this.geo.viewBox);
     this.cloth.setAttribute("rx", String(this.geo.rx + 22));
@@ -353,6 +362,7 @@ class DrekkiBoard {
     this.dragonShape.replaceChildren();
     this.dragonShape.setAttribute("transform", `scale(${this.geo.dragonScale})`);
     dragon(this.geo.orbit / this.geo.dragonScale, this.dragonShape);
+    return true;
   }
 
   mageCount() {
@@ -398,17 +408,22 @@ class DrekkiBoard {
   update(view, ctx) {
     if (!view || view.game !== "drekki") return;
     const previous = this.view;
+    // The shell also calls update for the same version (presence, a move on its way):
+    // then only the controls change, and a flight under way goes on.
+    const sameVersion = previous !== null && this.ctx?.version === ctx?.version && previous.round === view.round && previous.phase === view.phase;
     this.view = view;
     this.ctx = ctx || {};
+    this.root.dataset.version = String(this.ctx.version ?? "");
+    this.root.dataset.phase = view.phase;
     if (view.tile) this.tiles.set(view.tile.id, view.tile);
     this.moves = sortMoves(this.ctx.interactive === false ? [] : this.ctx.legalMoves);
-    this.clearTimers();
 
     const focusKey = this.root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
-    const fresh = this.freshRound(previous);
+    const fresh = sameVersion ? null : this.freshRound(previous);
+    if (this.fitGeometry() && previous) this.jumpDragon(this.direction(view.facing));
 
     this.renderStatus();
-    this.renderTable(fresh);
+    if (!sameVersion || !this.root.classList.contains("dk-flying")) this.renderTable(fresh);
     this.renderTile();
     this.renderAuction();
     this.renderChoice();
@@ -416,8 +431,11 @@ class DrekkiBoard {
     this.renderReveal();
     this.renderSeats();
     this.renderFinal();
-    this.animate(previous, fresh);
-    this.announceChanges(previous, fresh);
+    if (!sameVersion) {
+      this.clearTimers();
+      this.animate(previous, fresh);
+      this.announceChanges(previous, fresh);
+    }
     this.startCountdown();
 
     if (focusKey) {
@@ -511,7 +529,6 @@ class DrekkiBoard {
       if (v.auction?.turn !== null && v.auction?.turn !== undefined) text = fmt(t.waitingBid, { name: this.seatName(v.auction.turn) });
       else text = fmt(t.waitingLive, { names: this.names(toAct) });
     }
-    if (this.mySeat() === null) text = `${t.watching} ${text}`;
     return text;
   }
 
@@ -725,6 +742,7 @@ class DrekkiBoard {
 
   animate(previous, fresh) {
     const v = this.view;
+    this.root.classList.remove("dk-flying");
     if (v.phase === "over") {
       if (this.dragonAngle === null) this.setDragon(90);
       return;
@@ -869,6 +887,7 @@ class DrekkiBoard {
     if (clock) {
       const wrap = html("div", { className: "dk-countdown", "data-dk": "countdown" }, box);
       this.countdownText = html("p", { className: "dk-countdown-text" }, wrap);
+      wrap.dataset.deadline = String(Math.round(clock.deadline));
       this.countdownBar = html("progress", { max: String(clock.total), value: String(clock.total), "aria-label": t.countdownLabel }, wrap);
       this.countdownFor = this.seatName(clock.seat);
     } else {
@@ -1140,7 +1159,7 @@ class DrekkiBoard {
       if (s.tear_values && s.tear_values.some((x) => x !== 1)) tears.append(` (${s.tear_values.join("+")})`);
       if (v.players >= 5) html("td", {}, row, s.mages.map((m) => v.mages[m].markers.join("+") || "0").join(" "));
       html("td", {}, row, s.score === null || s.score === undefined ? t.hidden : String(s.score));
-      const last = html("td", {}, row);
+      const last = html("td", { className: "dk-holding" }, row);
       if (v.players === 2) {
         last.textContent = s.mages.map((m) => `${v.mages[m].label}: ${v.mages[m].pile}`).join(" · ");
       } else {
@@ -1182,6 +1201,7 @@ class DrekkiBoard {
       html("td", {}, row, winner ? `${rank} ★` : String(rank));
       const th = html("th", { scope: "row" }, row, this.seatName(s.seat));
       if (this.player(s.seat)?.isBot) html("span", { className: "dk-bot-tag" }, th, t.bot);
+      if (s.seat === this.mySeat()) html("span", { className: "dk-you-tag" }, th, t.you);
       html("td", {}, row, String(s.burns));
       html("td", {}, row, String(s.tears));
       html("td", {}, row, String(score(s)));
