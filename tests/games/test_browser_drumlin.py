@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from games import bots, engines
 from tests.games.ui_server import DESKTOP, PHONE, guest_page, live_site  # noqa: F401  (fixture)
@@ -159,7 +160,7 @@ def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromiu
     wait_for_my_turn_or_end(pink)
     # An impossible attempt is explained in words: the Drumlin goes on an empty square.
     pink.locator("[data-square='a10']").click()
-    assert "case vide" in pink.locator("[data-announce]").inner_text()
+    expect(pink.locator("[data-announce]")).to_contain_text("case vide")
     click_move(pink, "*e4")
     wait_for_my_turn_or_end(violet)
 
