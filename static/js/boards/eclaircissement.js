@@ -34,7 +34,7 @@ function texts(gettext) {
     stopHere: gettext("Stop here"),
     stopped: gettext("%(player)s stopped their chain of jumps."),
     move: gettext("%(from)s to %(to)s"),
-    jumpAgain: gettext("The piece on %(square)s may jump again: %(count)s choices, or stop here."),
+    jumpAgain: gettext("The piece on %(square)s may jump again (choices: %(count)s), or stop here."),
   };
 }
 
@@ -265,6 +265,7 @@ export function mount(host, options) {
       view = newView;
       ctx = newCtx;
       lastVersion = newCtx.version;
+      board.stamp(newCtx);
       if (versionChanged) selected = null;
       render();
       if (versionChanged && view.chain && ctx.legalMoves.length && view.last_move && view.last_move.seat === seat) {

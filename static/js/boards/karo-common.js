@@ -12,20 +12,30 @@
 export const SVG_NS = "http://www.w3.org/2000/svg";
 export const S = 100; // user units per square
 
-let stylesheetAdded = false;
+let stylesheet = null;
 
-/** Add boards-karo.css once, found next to this module (no inline styles: CSP). */
+/**
+ * Add boards-karo.css once, found next to this module (no inline styles: CSP).
+ * Resolves when it is usable, so a board is never shown unstyled.
+ */
 export function ensureStylesheet() {
-  if (stylesheetAdded || document.querySelector("link[data-karo-css]")) {
-    stylesheetAdded = true;
-    return;
+  if (stylesheet) return stylesheet;
+  const present = document.querySelector('link[rel="stylesheet"][href*="boards-karo.css"]');
+  if (present && present.sheet) {
+    stylesheet = Promise.resolve();
+    return stylesheet;
   }
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = new URL("../../css/boards-karo.css", import.meta.url).href;
-  link.dataset.karoCss = "";
-  document.head.append(link);
-  stylesheetAdded = true;
+  const link = present || document.createElement("link");
+  stylesheet = new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true }); // show the board anyway
+  });
+  if (!present) {
+    link.rel = "stylesheet";
+    link.href = new URL("../../css/boards-karo.css", import.meta.url).href;
+    document.head.append(link);
+  }
+  return stylesheet;
 }
 
 /** An SVG element with attributes, appended to ``parent`` when given. */
@@ -62,7 +72,6 @@ export function commonTexts(gettext) {
     white: gettext("White"),
     red: gettext("Red"),
     you: gettext("you"),
-    bot: gettext("bot"),
     yourTurn: gettext("Your turn."),
     waiting: gettext("The other player is thinking."),
     watching: gettext("You are watching."),
@@ -72,7 +81,7 @@ export function commonTexts(gettext) {
     passPrompt: gettext("You have no legal move: you must pass."),
     noMoveFrom: gettext("No legal move from %(square)s."),
     notADestination: gettext("%(square)s is not a destination for the selected piece."),
-    selected: gettext("%(square)s selected: %(count)s destinations. Choose one, or press Escape."),
+    selected: gettext("%(square)s selected; destinations: %(count)s. Choose one, or press Escape."),
     deselected: gettext("Selection cancelled."),
     destination: gettext("destination"),
     lastFrom: gettext("last move from here"),
@@ -146,7 +155,7 @@ const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], Arrow
  */
 export class KaroBoard {
   constructor(host, options, { game, label }) {
-    ensureStylesheet();
+    const styled = ensureStylesheet();
     this.host = host;
     this.options = options;
     this.activate = () => {};
@@ -156,7 +165,10 @@ export class KaroBoard {
     this.cells = new Map(); // name -> {g, dx, dy}
     this.focusName = null;
 
-    this.root = html("div", { className: `karo karo--${game}` }, host);
+    this.root = html("div", { className: `karo karo--${game}`, hidden: true }, host);
+    styled.then(() => {
+      this.root.hidden = false;
+    });
     this.svgEl = svg("svg", {
       class: "karo-svg",
       role: "group",
@@ -185,6 +197,16 @@ export class KaroBoard {
       const cell = event.target.closest && event.target.closest("[data-square]");
       if (cell) this.setRoving(cell.dataset.square);
     });
+  }
+
+  /**
+   * Record on the board's root which version it shows and how many moves it
+   * offers (data-version, data-moves): harmless to the page, and what a test
+   * waits for before it clicks.
+   */
+  stamp(ctx) {
+    this.root.dataset.version = String(ctx.version);
+    this.root.dataset.moves = String(ctx.interactive ? ctx.legalMoves.length : 0);
   }
 
   announce(text) {
@@ -232,10 +254,6 @@ export class KaroBoard {
   /** Marks drawn inside a cell: destination dot, selection, last move, focus ring. */
   markDestination(g) {
     svg("circle", { class: "karo-dest", cx: S / 2, cy: S / 2, r: 13 }, g);
-  }
-
-  markCapture(g) {
-    svg("circle", { class: "karo-dest-ring", cx: S / 2, cy: S / 2, r: 44 }, g);
   }
 
   markSelected(g) {
@@ -471,7 +489,7 @@ export class KaroBoard {
     const wrap = svg("g", { class: "karo-ghost", "aria-hidden": "true" }, this.layers.drag);
     const inner = svg("g", { transform: `translate(${cell.dx * S} ${cell.dy * S})` }, wrap);
     inner.append(source.cloneNode(true));
-    cell.g.classList.add("karo-dragging");
+    cell.g.classList.add(source.classList.contains("karo-tile") ? "karo-dragging-tile" : "karo-dragging");
     return wrap;
   }
 
@@ -481,7 +499,7 @@ export class KaroBoard {
     drag.cleanup && drag.cleanup();
     if (drag.ghost) drag.ghost.remove();
     const cell = this.cells.get(drag.name);
-    if (cell) cell.g.classList.remove("karo-dragging");
+    if (cell) cell.g.classList.remove("karo-dragging", "karo-dragging-tile");
     this.drag = null;
   }
 }
@@ -494,7 +512,6 @@ export function playerLegend(T, ctx, seat) {
   for (const s of [0, 1]) {
     const player = (ctx.players || []).find((p) => p.seat === s);
     let who = player ? player.name : "";
-    if (player && player.isBot) who += ` (${T.bot})`;
     if (s === seat) who += ` (${T.you})`;
     items.push({ piece: { owner: s, up: false }, text: `${sideName(T, s)}${who ? " · " + who : ""}` });
   }
@@ -522,12 +539,11 @@ export function turnPrompt(T, view, ctx, seat) {
  * or {sentence} for a whole sentence, or null when it has nothing to say.
  */
 export function announceOpponent(board, T, view, ctx, seat, describe) {
-  const last = view.last_move;
-  if (!last || last.move === null || last.move === undefined) return;
   if (board.lastAnnounced === ctx.version) return;
-  const first = board.lastAnnounced === undefined;
+  const first = board.lastAnnounced === undefined; // nothing to say on the first drawing
   board.lastAnnounced = ctx.version;
-  if (first || last.seat === seat) return; // not on the first draw, not one's own move
+  const last = view.last_move;
+  if (first || !last || last.move === null || last.move === undefined || last.seat === seat) return;
   const player = playerName(T, ctx, last.seat);
   const words = describe(last.move, last.seat, player);
   if (words) board.announce(words.sentence || fmt(T.played, { player, move: words }));

@@ -34,8 +34,8 @@ function texts(gettext) {
     tilePiecePrompt: gettext("Now choose one of your pieces with a dotted frame: it moves onto the moved tile."),
     tileDestPrompt: gettext("Choose the moved tile as the destination."),
     undoTile: gettext("Undo the tile move"),
-    tileSelected: gettext("Tile %(square)s lifted: %(count)s places to put it."),
-    tilePlaced: gettext("Tile put on %(square)s. %(count)s of your pieces can move onto it."),
+    tileSelected: gettext("Tile %(square)s lifted; places to put it: %(count)s."),
+    tilePlaced: gettext("Tile put on %(square)s; pieces of yours that can move onto it: %(count)s."),
     onlyAfterTile: gettext("%(square)s can move only onto a moved tile: move a tile first."),
     placed: gettext("%(player)s placed a piece on %(square)s."),
     move: gettext("%(from)s to %(to)s"),
@@ -213,7 +213,7 @@ export function mount(host, options) {
         g.dataset.marked = String(piece.marked);
       }
       board.tile(g, isMoved ? "is-moved" : "");
-      if (sel && sel.kind === "tile" && name === sel.lift) g.classList.add("karo-dragging");
+      if (sel && sel.kind === "tile" && name === sel.lift) g.classList.add("karo-dragging-tile");
       if (last && name === last.from) board.markLastFrom(g);
       if (last && name === last.to) board.markLastTo(g);
       if (movableTile && sel === null) gripMark(g);
@@ -424,6 +424,7 @@ export function mount(host, options) {
       view = newView;
       ctx = newCtx;
       lastVersion = newCtx.version;
+      board.stamp(newCtx);
       if (versionChanged) sel = null;
       render();
       announceOpponent(board, T, view, ctx, seat, (move, who, player) => {

@@ -312,6 +312,7 @@ export function mount(host, options) {
       view = newView;
       ctx = newCtx;
       lastVersion = newCtx.version;
+      board.stamp(newCtx);
       if (versionChanged) selected = null;
       if (view.phase !== "setup") layout = DEFAULT_LAYOUT.replace("/", "").split("");
       render();
