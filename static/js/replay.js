@@ -150,7 +150,7 @@ class Replay {
     const status = this.data.status;
     if (status === "finished") {
       const words = outcomeWords(this.data.outcome, this.data.seats, null);
-      this.nodes.outcome.textContent = `${words.title}. ${words.text}`;
+      this.nodes.outcome.textContent = words.text;
     } else if (status === "aborted") {
       this.nodes.outcome.textContent = gettext("Game called off.");
     } else {
