@@ -37,13 +37,20 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _database_ok() -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        return cursor.fetchone() == (1,)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone() == (1,)
+    finally:
+        # This runs on a pool thread, not the request's: hand the connection
+        # back (to the pool, where there is one) rather than leave it open.
+        connection.close()
 
 
 async def _database_probe() -> bool:
-    return await sync_to_async(_database_ok, thread_sensitive=True)()
+    # Not thread-sensitive: a database that hangs (or a pool waiting for a
+    # connection) must not block the one thread every other request shares.
+    return await sync_to_async(_database_ok, thread_sensitive=False)()
 
 
 async def _channel_layer_probe() -> bool:

@@ -80,7 +80,9 @@ def test_a_real_server_answers_503_when_its_database_is_down(server_env):
         status, body = server.get("/healthz")
         assert status == 503
         checks = json.loads(body)["checks"]
-        assert checks["database"].startswith("error") and checks["channel_layer"] == "ok"
+        # Refused at once without a pool; with PostgreSQL's connection pool the
+        # probe waits for a connection and hits the 2 s limit instead.
+        assert checks["database"].startswith(("error", "timeout")) and checks["channel_layer"] == "ok"
 
 
 def test_a_real_server_answers_503_when_redis_is_down(server_env):
