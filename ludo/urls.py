@@ -20,6 +20,7 @@ admin.site.index_title = _("Manage the house")
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon),
     path("i18n/setlang/", views.set_language, name="set_language"),
 ]
 

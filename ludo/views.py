@@ -18,6 +18,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -183,3 +184,8 @@ def set_language(request: HttpRequest) -> HttpResponse:
     from_language = translation.get_language_from_path(urlsplit(next_url).path) or settings.LANGUAGE_CODE
     with translation.override(from_language):
         return i18n.set_language(request)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico on pages that name no icon (the admin's): send them to ours."""
+    return redirect(static("img/favicon.svg"), permanent=True)

@@ -81,7 +81,8 @@ def test_it_renders_every_base_page_without_inline_code(client, path):
     response = client.get(path)
     assert response.status_code == 200
     html = response.content.decode()
-    assert not re.search(r"<script(?![^>]*\bsrc=)", html), "inline script"
+    # Data blocks (json_script) are not code: CSP lets them be.
+    assert not re.search(r"<script(?![^>]*\b(?:src=|type=\"application/json\"))", html), "inline script"
     assert not re.search(r"\son\w+=", html), "inline event handler"
     assert " style=" not in html
 
@@ -91,3 +92,9 @@ def test_it_serves_its_stylesheet(client):
 
     assert finders.find("css/site.css")
     assert finders.find("img/favicon.svg")
+
+
+def test_it_sends_browsers_asking_for_favicon_ico_to_its_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"] == "/static/img/favicon.svg"
