@@ -14,9 +14,11 @@ seat (``snapshot``): a view of one seat never travels to a group.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hmac
 import logging
+import os
 import threading
 import unicodedata
 from collections import OrderedDict
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection, transaction
@@ -201,12 +203,62 @@ def _clock_info(table: Table, seats: list[Seat], now: datetime) -> dict[str, Any
 
 # -- broadcasting (after commit only) ---------------------------------------------------------------
 
+class _LoopThread:
+    """One event loop on a thread of its own, for processes that have none of
+    their own (the worker, management commands, WSGI).
+
+    ``async_to_sync`` from such a thread makes a new event loop for every call,
+    and the Redis channel layers keep their connections per event loop: every
+    broadcast of the worker opened (and closed) a Redis connection, ~15 ms
+    each. Sending from this one long-lived loop keeps one connection for the
+    life of the process.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid = 0
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._pid != os.getpid() or not self._loop.is_running():
+                loop = asyncio.new_event_loop()
+                started = threading.Event()
+
+                def run() -> None:
+                    asyncio.set_event_loop(loop)
+                    loop.call_soon(started.set)
+                    loop.run_forever()
+
+                threading.Thread(target=run, name="ludo-broadcast-loop", daemon=True).start()
+                started.wait(5)
+                self._loop, self._pid = loop, os.getpid()
+            return self._loop
+
+    def run(self, make: Callable[[], Any], timeout: float = 10.0) -> Any:
+        return asyncio.run_coroutine_threadsafe(make(), self.loop()).result(timeout)
+
+
+_loop_thread = _LoopThread()
+
+
+def _called_from_server_loop() -> bool:
+    """True in a thread of ``sync_to_async`` (daphne's consumers and views): the
+    server's own event loop runs, with its own channel-layer connection."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return (loop is not None and loop.is_running()
+            and getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid())
+
+
 def _group_send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        if _called_from_server_loop():
+            async_to_sync(layer.group_send)(group, message)
+        else:
+            _loop_thread.run(lambda: layer.group_send(group, message))
     except Exception:
         # The state is committed; sockets that miss this catch up on their next
         # update or resync (the protocol's versions exist for exactly this).
