@@ -208,3 +208,127 @@ def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromiu
     assert violet.locator("[data-outcome-title]").inner_text() == "Partie nulle"
     for probe in (zoe, leo, watcher):
         probe.assert_no_console_errors()
+
+
+# -- the board module on its own, on positions built with the engine ------------------------------
+
+MOUNT = """async ([view, ctx, seat]) => {
+  const { mount } = await import('/static/js/boards/drumlin.js');
+  if (window.__board) window.__board.destroy();
+  const main = document.querySelector('main');
+  main.replaceChildren();
+  const host = document.createElement('div');
+  host.className = 'board-host';
+  main.append(host);
+  window.__moves = [];
+  window.__said = [];
+  window.__board = mount(host, {seat, gettext: window.gettext,
+    onMove: (move) => window.__moves.push(move), announce: (text) => window.__said.push(text)});
+  window.__board.update(view, ctx);
+}"""
+
+
+def show(page: Any, text: str, seat: int | None, last: str | None = None) -> list[str]:
+    """Mount the board for ``seat`` on the position ``text``; return that seat's legal moves."""
+    state = RULES.parse_position(text)
+    legal = RULES.legal_moves(state, seat) if seat is not None else []
+    ctx = {"legalMoves": legal, "lastMove": last, "toAct": list(RULES.to_act(state)), "version": 1,
+           "players": [{"seat": 0, "name": "Zoé", "isBot": False, "connected": True},
+                       {"seat": 1, "name": "Léo", "isBot": False, "connected": True}],
+           "outcome": None, "countdown": None, "interactive": seat is not None}
+    page.evaluate(MOUNT, [RULES.view(state, seat), ctx, seat])
+    return legal
+
+
+def played(page: Any) -> list[str]:
+    return page.evaluate("() => window.__moves")
+
+
+def said(page: Any) -> str:
+    return " | ".join(page.evaluate("() => window.__said"))
+
+
+def targets(page: Any) -> set[str]:
+    return set(page.locator("[data-square].target").evaluate_all("nodes => nodes.map(n => n.dataset.square)"))
+
+
+def test_the_board_guides_every_kind_of_move(daphne_server, browser_page):
+    page = browser_page.page
+    page.goto(daphne_server.url("/jouer/"))
+
+    # An elephant and a dragon share a1: a click shows where either may go; where both
+    # may go, buttons ask which; a dragon may not end on the lone Drumlin (h1).
+    legal = show(page, "e7/8/8/8/8/8/8/8/8/(DE)6* v - std -", 0)
+    label = page.locator("[data-square='a1']").get_attribute("aria-label")
+    assert "dragon violet" in label and "éléphant violet" in label and "valeur 3" in label
+    page.locator("[data-square='a1']").click()
+    assert targets(page) == {m.split("-")[1] for m in legal}
+    page.locator("[data-square='a5']").click()
+    choices = page.locator("[data-choices] [data-move]")
+    assert sorted(choices.evaluate_all("nodes => nodes.map(n => n.dataset.move)")) == ["Da1-a5", "Ea1-a5"]
+    assert played(page) == []
+    page.locator("[data-choices] [data-move='Da1-a5']").click()
+    assert played(page) == ["Da1-a5"]
+    # h1 holds the lone Drumlin: only the elephant can go (and pick it up), no question asked.
+    show(page, "e7/8/8/8/8/8/8/8/8/(DE)6* v - std -", 0)
+    page.locator("[data-square='a1']").click()
+    page.locator("[data-square='h1']").click()
+    assert played(page) == ["Ea1-h1"]
+
+    # A square a piece cannot reach is explained in words, and nothing is played.
+    show(page, "e7/8/8/8/8/8/8/8/8/(DE)6* v - std -", 0)
+    page.locator("[data-square='a1']").click()
+    page.locator("[data-square='c3']").click()
+    assert "ligne droite" in said(page) and played(page) == []
+    page.locator("[data-square='e5']").click()
+    assert "Vous n’avez pas de pièce en e5" in said(page) or "ligne droite" in said(page)
+
+    # The exchange: the two elephants on a1 and the dragon on c2 change places (from either end).
+    show(page, "e7/8/8/8/8/8/8/8/2D5/(EE)6* v - std -", 0)
+    page.locator("[data-square='c2']").click()
+    assert "a1" in targets(page)
+    page.locator("[data-square='a1']").click()
+    assert played(page) == ["EEa1=Dc2"]
+
+    # The placement: every empty square is marked, one click places.
+    legal = show(page, "e7/8/3(DEd)1E2/8/2E5/8/2E5/7e/6e1/1E6 v place std -", 0)
+    assert targets(page) == {m[1:] for m in legal}
+    assert "Posez le Drumlin" in page.locator("[data-guide]").inner_text()
+    page.locator("[data-square='h5']").click()
+    assert played(page) == ["*h5"]
+
+    # The square worth 5: a warning on the board, and pink's only choice, preselected.
+    show(page, "e7/8/3(DEd)1E2/8/2E5/7*/2E5/7e/6e1/1E6 p - std -", 1)
+    d8 = page.locator("[data-square='d8']")
+    assert "five" in d8.get_attribute("class") and d8.locator(".five-mark").count() == 1
+    assert "Attention : vaut 5" in d8.get_attribute("aria-label")
+    assert "selected" in d8.get_attribute("class")
+    assert "Obligation à 5" in page.locator("[data-guide]").inner_text()
+    page.locator("[data-square='a10']").click()  # a piece off d8 cannot move first
+    assert "Obligation à 5" in said(page) and played(page) == []
+    page.locator("[data-square='d9']").click()
+    assert played(page) == ["Dd8-d9"]
+
+    # The chained departure: go on to the base line, or stop.
+    show(page, "6O1/8/4D3/8/8/8/8/8/8/e7 v chain std -", 0, last="Oe8-g10")
+    assert {"g10", "e8"} <= set(page.locator("[data-square].last").evaluate_all("n => n.map(x => x.dataset.square)"))
+    assert page.locator("[data-base].target").count() == 1
+    assert page.locator("[data-choices] [data-move='stop']").is_visible()
+    page.locator("[data-base].target").click()
+    assert played(page) == ["Og10-base"]
+    show(page, "6O1/8/4D3/8/8/8/8/8/8/e7 v chain std -", 0, last="Oe8-g10")
+    page.locator("[data-choices] [data-move='stop']").click()
+    assert played(page) == ["stop"]
+
+    # A spectator sees the board and can do nothing with it.
+    show(page, "e7/8/8/8/8/8/8/8/8/(DE)6* v - std -", None)
+    page.locator("[data-square='a1']").click()
+    assert targets(page) == set() and played(page) == [] and said(page) == ""
+
+    # Pink sees the board turned round: a10 at the bottom left... of pink's side (h1 there).
+    show(page, "e7/8/8/8/8/8/8/8/8/(DE)6* v - std -", 1)
+    top = {name: page.locator(f"[data-square='{name}']").bounding_box()["y"] for name in ("a1", "a10")}
+    assert top["a1"] < top["a10"]
+    page.set_viewport_size(PHONE)
+    browser_page.screenshot("drumlin-board-pink-phone")
+    browser_page.assert_no_console_errors()

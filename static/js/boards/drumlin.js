@@ -528,7 +528,7 @@ class DrumlinBoard {
       this.announce(gettext("Several moves reach this square: choose one of the buttons under the board."));
       return;
     }
-    if (name === this.selected) {
+    if (name === this.selected && this.plan.origins.size > 1) {
       this.selected = null;
       this.hideChoices();
       this.render();
@@ -558,13 +558,16 @@ class DrumlinBoard {
     const duty = this.obligation();
     const info = squares[name];
     const mine = info && !info.lone_drumlin && info.points[this.seat] > 0;
-    if (!this.selected) {
-      if (name === "base") return gettext("Only an egg on the opponent's first row with the majority there can go onto the base line.");
-      if (!mine) return fill(gettext("You have no piece on %(square)s."), { square: name });
+    if (mine) {
+      // One's own piece that cannot move (clicked as a piece, not as a destination).
       if (duty.length && !duty.includes(name)) {
         return fill(gettext("Obligation at 5: move one of your pieces off %(squares)s first."), { squares: duty.join(", ") });
       }
-      return fill(gettext("Your pieces on %(square)s cannot move now."), { square: name });
+      if (!this.selected) return fill(gettext("Your pieces on %(square)s cannot move now."), { square: name });
+    }
+    if (!this.selected) {
+      if (name === "base") return gettext("Only an egg on the opponent's first row with the majority there can go onto the base line.");
+      return fill(gettext("You have no piece on %(square)s."), { square: name });
     }
     if (name === "base") return gettext("This piece cannot reach the base line.");
     const from = this.selected;
