@@ -125,6 +125,22 @@ def test_a_person_beats_an_easy_bot_by_clicking_with_a_reload_in_the_middle(live
     zoe.screenshot("drumlin-end-desktop")
     page.set_viewport_size(PHONE)
     zoe.screenshot("drumlin-end-phone")
+    page.set_viewport_size(DESKTOP)
+
+    # A rematch: a new table, seats turned by one, so Zoé is pink and places the Drumlin.
+    first = table_id(page)
+    page.locator("[data-rematch]").click()
+    page.wait_for_url(lambda url: re.search(r"/jouer/table/(\d+)/$", url) and not url.endswith(f"/{first}/"))
+    wait_for_my_turn_or_end(page)
+    assert "Posez le Drumlin" in page.locator("[data-guide]").inner_text()
+    assert page.locator("[data-base='1']").bounding_box()["y"] > page.locator("[data-base='0']").bounding_box()["y"]
+    # Resigning takes two clicks, and the end screen says who lost.
+    page.locator("[data-resign]").click()
+    expect(page.locator("[data-resign]")).to_have_text("Oui, abandonner")
+    page.locator("[data-resign]").click()
+    expect(page.locator("[data-outcome]")).to_have_attribute("data-result", "lost")
+    expect(page.locator("[data-outcome-title]")).to_have_text("Vous avez perdu")
+    expect(page.locator("[data-outcome-text]")).to_contain_text("un joueur a abandonné")
     zoe.assert_no_console_errors()
 
 
@@ -133,6 +149,7 @@ def create_open_table(page: Any, site: Any) -> int:
     form = page.locator("[data-create-form]")
     form.locator("select[name='game']").select_option("drumlin")
     form.locator("select[name='seat-1']").select_option("")
+    form.locator("select[name='clock']").select_option("5+3")
     form.get_by_role("button", name="Créer la table").click()
     page.wait_for_url(re.compile(r"/jouer/table/\d+/$"))
     return table_id(page)
@@ -158,6 +175,14 @@ def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromiu
     assert watcher.page.locator("[data-actions]").is_hidden()
 
     wait_for_my_turn_or_end(pink)
+    # Both clocks are shown; only the one of the seat to act runs. Sound is off until asked.
+    expect(pink.locator("[data-clock='1']")).to_have_attribute("data-running", "true")
+    expect(pink.locator("[data-clock='0']")).to_have_attribute("data-running", "false")
+    expect(pink.locator("[data-clock='0']")).to_have_text("5:00")
+    assert re.fullmatch(r"[45]:\d\d", pink.locator("[data-clock='1']").inner_text())
+    expect(pink.locator("[data-sound]")).to_have_attribute("aria-pressed", "false")
+    # Presence: each player sees the other one here.
+    expect(pink.locator("[data-players] [data-seat='0'] .presence")).to_have_class(re.compile("online"))
     # An impossible attempt is explained in words: the Drumlin goes on an empty square.
     pink.locator("[data-square='a10']").click()
     expect(pink.locator("[data-announce]")).to_contain_text("case vide")
@@ -208,6 +233,9 @@ def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromiu
     assert violet.locator("[data-outcome-title]").inner_text() == "Partie nulle"
     for probe in (zoe, leo, watcher):
         probe.assert_no_console_errors()
+    # Zoé leaves: Léo sees her away.
+    zoe.page.close()
+    expect(pink.locator("[data-players] [data-seat='0'] .presence")).to_have_class(re.compile("away"))
 
 
 # -- the board module on its own, on positions built with the engine ------------------------------

@@ -37,6 +37,8 @@ class TableShell {
     };
     const replayApi = data.apiReplay + (this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "");
     this.moves = new MoveList(q("moves"), replayApi);
+    // Whether one may still call the game off depends on the moves already played.
+    this.moves.onChange = () => { if (this.frame) this.renderActions(); };
     this.sound = new Sound(q("sound"));
     this.socket = new TableSocket(`/ws/tables/${this.tableId}/`, this.invite, {
       frame: (frame) => this.onFrame(frame),

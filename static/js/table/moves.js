@@ -20,6 +20,7 @@ export class MoveList {
     this.fetching = false;
     this.fetchedUpTo = -1;
     this.wanted = false;
+    this.onChange = () => {};
   }
 
   /** Take what a state or update frame tells about moves. */
@@ -58,6 +59,7 @@ export class MoveList {
       }
       this.fetchedUpTo = data.v;
       this.render();
+      this.onChange();
     } catch {
       // The list stays as it is; the next frame with a gap asks again.
     } finally {
