@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import bots, engines
-from tests.games.ui_server import DESKTOP, PHONE, guest_page, live_site  # noqa: F401  (fixture)
+from tests.games.ui_server import DESKTOP, PHONE, TABLET, guest_page, live_site  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -102,6 +102,8 @@ def test_a_person_beats_an_easy_bot_by_clicking_with_a_reload_in_the_middle(live
         if turn == 3:
             page.set_viewport_size(PHONE)
             zoe.screenshot("drumlin-phone")
+            page.set_viewport_size(TABLET)
+            zoe.screenshot("drumlin-tablet", full_page=False)
             page.set_viewport_size(DESKTOP)
             zoe.screenshot("drumlin-desktop", full_page=False)
             # A reload in the middle of the game: same board, same moves, and it goes on.
@@ -197,6 +199,7 @@ def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromiu
     violet.keyboard.press("ArrowLeft")
     violet.keyboard.press("ArrowUp")
     violet.keyboard.press("ArrowUp")
+    zoe.screenshot("drumlin-keyboard-desktop", full_page=False)
     violet.keyboard.press("Enter")
     wait_for_my_turn_or_end(pink)
     assert pink.locator("[data-moves] li.last .move-text").inner_text() == "Ed5-d7"

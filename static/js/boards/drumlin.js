@@ -33,9 +33,9 @@ const VALUE = { elephant: 1, egg: 1, dragon: 2 };
 // Where the pieces of a stack stand inside a square, and how big they are.
 const LAYOUTS = {
   1: { scale: 1, at: [[30, 31]] },
-  2: { scale: 0.6, at: [[17, 31], [43, 31]] },
-  3: { scale: 0.52, at: [[17, 21], [43, 21], [30, 43]] },
-  4: { scale: 0.5, at: [[17, 20], [42, 20], [17, 43], [42, 43]] },
+  2: { scale: 0.6, at: [[17, 33], [43, 33]] },
+  3: { scale: 0.52, at: [[16, 24], [40, 27], [28, 46]] },
+  4: { scale: 0.48, at: [[16, 22], [39, 25], [16, 45], [40, 46]] },
 };
 
 /** One legal move, taken apart. */
