@@ -363,3 +363,29 @@ def test_the_board_guides_every_kind_of_move(daphne_server, browser_page):
     page.set_viewport_size(PHONE)
     browser_page.screenshot("drumlin-board-pink-phone")
     browser_page.assert_no_console_errors()
+
+
+def test_the_page_reconnects_after_a_server_crash_and_the_game_goes_on(live_site, chromium):
+    from tests.servers import DaphneServer
+
+    zoe = guest_page(chromium, live_site, "Zoé", label="test_browser_drumlin-crash")
+    page = zoe.page
+    page.locator("[data-quick-form] select[name='game']").select_option("drumlin")
+    page.locator("[data-quick-form] button[type='submit']").click()
+    page.wait_for_url(re.compile(r"/jouer/table/\d+/$"))
+    wait_for_my_turn_or_end(page)
+    expect(page.locator("[data-connection]")).to_have_attribute("data-state", "open")
+
+    old = live_site.server
+    old.kill()  # a crash: no close frame, nothing cleaned up
+    expect(page.locator("[data-connection]")).to_have_attribute("data-state", "closed", timeout=20_000)
+    expect(page.locator("[data-connection]")).to_have_text("connexion perdue, nouvel essai…")
+    live_site.server = DaphneServer(old.env, port=old.port).start()
+    expect(page.locator("[data-connection]")).to_have_attribute("data-state", "open", timeout=20_000)
+
+    player = bots.make("greedy", RULES, seed=2)
+    move = play_greedy_turn(live_site, page, player)
+    assert move in page.locator("[data-moves]").inner_text()
+    wait_for_my_turn_or_end(page)
+    zoe.console_errors[:] = [e for e in zoe.console_errors if "WebSocket" not in e]  # the crash itself
+    zoe.assert_no_console_errors()
