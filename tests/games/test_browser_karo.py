@@ -34,7 +34,10 @@ class Game:
         self.slug = slug
         self.site = site
         self.rules = engines.get(slug)
-        self.strong = bots.make("hard", self.rules, seed=7, seconds=0.25, iterations=4000)
+        # The guest's side: the greedy bot without randomness. It beats the easy bot
+        # (greedy with randomness) in most games of all three, where MCTS on a test-sized
+        # time budget (a quarter second) loses most games of Quatre en ligne to it.
+        self.strong = bots.make("greedy", self.rules, seed=7, randomness=0.0)
         self.probe = guest_page(chromium, site, "Zoé", label=label)
         self.page = self.probe.page
         self.page.goto(site.url(f"/jouer/?game={slug}"))
@@ -208,6 +211,19 @@ def test_a_guest_plays_rampants_et_sauteurs_against_a_bot_to_the_end(live_site, 
     def on_turn(game: Game, state: dict[str, Any], turn: int) -> None:
         if turn == 2:
             game.shots("play")
+        if turn == 4:
+            # A spectator sees the same pieces, and no move to make.
+            watcher = guest_page(chromium, live_site, "Léa", label="karo-rampants-sauteurs-watcher", viewport=PHONE)
+            watcher.page.goto(live_site.url(f"/jouer/table/{game.table}/"))
+            board = watcher.page.locator(f'.board-host .karo[data-version="{state["v"]}"]')
+            board.wait_for()
+            assert board.get_attribute("data-moves") == "0"
+            assert board.locator("[data-owner]").count() == 12
+            assert board.locator(".karo-prompt").inner_text() == "Vous regardez la partie."
+            watcher.screenshot("phone")
+            watcher.assert_no_console_errors()
+            watcher.page.context.close()
+            live_site.pages.remove(watcher)
 
     final = game.play(perform_rampants, on_turn)
     game.finish(final)
@@ -265,6 +281,14 @@ def test_a_guest_plays_eclaircissement_against_a_bot_to_the_end(live_site, chrom
 
     final = game.play(perform_eclaircissement, on_turn)
     game.finish(final)
+    # The replay page draws the same board, for nobody's seat, from the start.
+    game.page.goto(live_site.url(f"/jouer/table/{game.table}/revoir/"))
+    board = game.page.locator(".board-host .karo")
+    board.locator("svg.karo-svg").wait_for()
+    assert board.locator("[data-square]").count() == 25
+    assert board.locator("[data-owner]").count() == 16
+    game.probe.screenshot("replay-desktop")
+    game.probe.assert_no_console_errors()
 
 
 # -- Quatre en ligne ------------------------------------------------------------------------
