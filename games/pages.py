@@ -109,7 +109,7 @@ def games_info() -> list[dict[str, Any]]:
     return [_game(rules, catalog) for rules in engines.all()]
 
 
-def _my_tables(who: services.Who) -> list[dict[str, Any]]:
+def _my_tables(who: services.Who, titles: dict[str, str]) -> list[dict[str, Any]]:
     """The tables ``who`` sits at that are not over: open ones and games in play
     (slow ones included), with whether it is their turn."""
     if who.user_id is not None:
@@ -121,9 +121,9 @@ def _my_tables(who: services.Who) -> list[dict[str, Any]]:
     seats = (
         Seat.objects.filter(mine, table__status__in=[Table.Status.OPEN, Table.Status.RUNNING])
         .select_related("table")
+        .prefetch_related("table__seats")
         .order_by("-table__updated_at")[:50]
     )
-    titles = {g["slug"]: g["title"] for g in games_info()}
     found = []
     for seat in seats:
         table = seat.table
@@ -167,7 +167,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "chosen": chosen,
         "can_sit": who.can_sit,
         "tables": tables,
-        "my_tables": _my_tables(who),
+        "my_tables": _my_tables(who, titles),
         "clocks": [(key, _(label)) for key, _clock, label in CLOCKS],
         "levels": [(key, _(label)) for key, label in LEVELS],
         "titles": titles,

@@ -205,3 +205,14 @@ def test_the_seat_rows_cover_the_largest_game(client):
     largest = max(rules.max_players for rules in engines.all())
     assert html.count("data-seat-row=") == largest - 1
     assert Seat.objects.count() == 0
+
+
+def test_the_lobby_reads_a_bounded_number_of_queries_whatever_my_games(zoe_client, django_assert_max_num_queries):
+    me = zoe_of(zoe_client)
+    zoe_client.get(reverse("games:play"))
+    for _ in range(6):
+        services.quick_game(me, "drumlin", "easy")
+        services.create_table(me, "drekki", 4)
+    with django_assert_max_num_queries(12):
+        html = main_of(zoe_client.get(reverse("games:play")))
+    assert html.count("table-row") >= 24  # 12 of mine, 12 in the public list
