@@ -455,6 +455,7 @@ export class KaroBoard {
         const p = this.svgPoint(e.clientX, e.clientY);
         const { dx, dy } = drag.origin;
         drag.ghost.setAttribute("transform", `translate(${p.x - (dx + 0.5) * S} ${p.y - (dy + 0.5) * S})`);
+        this.hover(this.cellAt(e.clientX, e.clientY));
       }
     };
     const up = (e) => {
@@ -493,9 +494,15 @@ export class KaroBoard {
     return wrap;
   }
 
+  /** Frame the place under a dragged piece or tile. */
+  hover(name) {
+    for (const [other, { g }] of this.cells) g.classList.toggle("is-hover-target", other === name);
+  }
+
   endDrag() {
     const drag = this.drag;
     if (!drag) return;
+    this.hover(null);
     drag.cleanup && drag.cleanup();
     if (drag.ghost) drag.ghost.remove();
     const cell = this.cells.get(drag.name);
