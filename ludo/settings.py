@@ -275,6 +275,9 @@ LOGGING = {
 # -- live tables (games/services.py, games/consumers.py, docs/protocol.md) -------------------
 
 LUDO_BOT_THINK_SECONDS = env_int("LUDO_BOT_THINK_MS", 1000, minimum=0, maximum=60_000) / 1000
+# How long a worker holds a bot's turn while the bot thinks; a worker that dies
+# meanwhile delays that table by at most this much (another worker takes over).
+LUDO_BOT_LEASE_SECONDS = env_int("LUDO_BOT_LEASE_MS", 10_000, minimum=1000, maximum=600_000) / 1000
 # Messages per 20 s: per socket (lichess's figure for a player), per person on one process.
 LUDO_WS_RATE_LIMIT = (env_int("LUDO_WS_RATE_LIMIT", 100, minimum=1), 20.0)
 LUDO_WS_PERSON_RATE_LIMIT = (env_int("LUDO_WS_PERSON_RATE_LIMIT", 200, minimum=1), 20.0)
