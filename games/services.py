@@ -1244,14 +1244,17 @@ class BotTurn:
 
 
 @_transaction
-def claim_bot_turn(table_id: Any, lease_seconds: float = 30.0, now: datetime | None = None) -> BotTurn | None:
+def claim_bot_turn(table_id: Any, lease_seconds: float | None = None, now: datetime | None = None) -> BotTurn | None:
     """Reserve the next bot move of a table for this worker.
 
     Returns the bot's turn to think about (outside any transaction), or None
     when nothing is due or another worker holds the table. The lease (bot_due
-    pushed forward) makes a crashed worker's claim expire by itself.
+    pushed forward, LUDO_BOT_LEASE_SECONDS) makes a crashed worker's claim
+    expire by itself.
     """
     now = now or timezone.now()
+    if lease_seconds is None:
+        lease_seconds = float(getattr(settings, "LUDO_BOT_LEASE_SECONDS", 10.0))
     query = Table.objects.select_for_update(skip_locked=True).filter(
         pk=table_id, status=Table.Status.RUNNING, bot_due__lte=now
     )
