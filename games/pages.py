@@ -51,7 +51,8 @@ CLOCKS = (
     ("none", {"kind": "none"}, gettext_noop("No clock")),
     ("5+3", {"kind": "game", "base": 300, "increment": 3}, gettext_noop("5 minutes + 3 seconds a move")),
     ("10+5", {"kind": "game", "base": 600, "increment": 5}, gettext_noop("10 minutes + 5 seconds a move")),
-    ("20+10", {"kind": "game", "base": 1200, "increment": 10}, gettext_noop("20 minutes + 10 seconds a move")),
+    ("20+10", {"kind": "game", "base": 1200, "increment": 10},
+     gettext_noop("20 minutes + 10 seconds a move")),
     ("1d", {"kind": "move", "days": 1}, gettext_noop("Slow: one day a move")),
     ("3d", {"kind": "move", "days": 3}, gettext_noop("Slow: three days a move")),
 )
@@ -158,7 +159,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     who = services.Who.from_request(request)
     games = games_info()
     titles = {g["slug"]: g["title"] for g in games}
-    tables = [{**entry, "title": titles.get(entry["game"], entry["game"])} for entry in services.lobby_tables()]
+    tables = [{**entry, "title": titles.get(entry["game"], entry["game"])}
+              for entry in services.lobby_tables()]
     chosen = request.GET.get("game", "")
     if chosen not in {g["slug"] for g in games}:
         chosen = games[0]["slug"] if games else ""

@@ -20,6 +20,8 @@ pytestmark = pytest.mark.browser
 RULES = engines.get("drumlin")
 SQUARE = r"[a-h](?:10|[1-9])"
 MAX_TURNS = 80  # a greedy player beats the easy bot in far fewer
+SHOWS_MOVE = ("(move) => [...document.querySelectorAll('[data-moves] .move-text')]"
+              ".some(e => e.textContent === move)")
 
 
 def table_id(page: Any) -> int:
@@ -76,7 +78,8 @@ def play_greedy_turn(site: Any, page: Any, player: Any) -> str:
     before = move_count(page)
     click_move(page, move)
     page.wait_for_function(
-        "([n]) => document.querySelectorAll('[data-moves] li[data-v]').length > n", arg=[before], timeout=15_000
+        "([n]) => document.querySelectorAll('[data-moves] li[data-v]').length > n",
+        arg=[before], timeout=15_000,
     )
     return move
 
@@ -135,7 +138,8 @@ def test_a_person_beats_an_easy_bot_by_clicking_with_a_reload_in_the_middle(live
     page.wait_for_url(lambda url: re.search(r"/jouer/table/(\d+)/$", url) and not url.endswith(f"/{first}/"))
     wait_for_my_turn_or_end(page)
     assert "Posez le Drumlin" in page.locator("[data-guide]").inner_text()
-    assert page.locator("[data-base='1']").bounding_box()["y"] > page.locator("[data-base='0']").bounding_box()["y"]
+    pink_base, violet_base = (page.locator(f"[data-base='{s}']").bounding_box()["y"] for s in (1, 0))
+    assert pink_base > violet_base
     # Resigning takes two clicks, and the end screen says who lost.
     page.locator("[data-resign]").click()
     expect(page.locator("[data-resign]")).to_have_text("Oui, abandonner")
@@ -205,9 +209,7 @@ def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromiu
     assert pink.locator("[data-moves] li.last .move-text").inner_text() == "Ed5-d7"
 
     # The spectator sees the moves arrive, without reloading.
-    watcher.page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-moves] .move-text')].some(e => e.textContent === 'Ed5-d7')"
-    )
+    watcher.page.wait_for_function(SHOWS_MOVE, arg="Ed5-d7")
     # A drag: pink's elephant from a6 down to a5.
     source = pink.locator("[data-square='a6']").bounding_box()
     target = pink.locator("[data-square='a5']").bounding_box()
@@ -215,9 +217,7 @@ def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromiu
     pink.mouse.down()
     pink.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
     pink.mouse.up()
-    watcher.page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-moves] .move-text')].some(e => e.textContent === 'Ea6-a5')"
-    )
+    watcher.page.wait_for_function(SHOWS_MOVE, arg="Ea6-a5")
     assert "Ea6-a5" in violet.locator("[data-moves]").inner_text()
 
     # Chat between the players; the spectator has a chat of their own.
@@ -342,7 +342,8 @@ def test_the_board_guides_every_kind_of_move(daphne_server, browser_page):
 
     # The chained departure: go on to the base line, or stop.
     show(page, "6O1/8/4D3/8/8/8/8/8/8/e7 v chain std -", 0, last="Oe8-g10")
-    assert {"g10", "e8"} <= set(page.locator("[data-square].last").evaluate_all("n => n.map(x => x.dataset.square)"))
+    lit = page.locator("[data-square].last").evaluate_all("nodes => nodes.map(n => n.dataset.square)")
+    assert {"g10", "e8"} <= set(lit)
     assert page.locator("[data-base].target").count() == 1
     assert page.locator("[data-choices] [data-move='stop']").is_visible()
     page.locator("[data-base].target").click()

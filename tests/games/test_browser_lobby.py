@@ -86,7 +86,8 @@ def test_the_lobby_speaks_english_under_en(live_site, chromium):
     leo.page.goto(live_site.url("/en/jouer/"))
     expect(leo.page.locator("h1")).to_have_text("Play")
     expect(leo.page.locator("#quick-title")).to_have_text("Play against a bot now")
-    expect(leo.page.locator("[data-lobby-state]")).to_have_text("This list follows the tables as they change.")
+    expect(leo.page.locator("[data-lobby-state]")).to_have_text(
+        "This list follows the tables as they change.")
     leo.page.locator("[data-quick-form] select[name='game']").select_option("drumlin")
     leo.page.locator("[data-quick-form] button[type='submit']").click()
     leo.page.wait_for_url(re.compile(r"/en/jouer/table/\d+/$"))

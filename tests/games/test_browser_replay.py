@@ -15,6 +15,7 @@ from tests.games.tables_helpers import short_game
 from tests.games.ui_server import DESKTOP, PHONE, guest_page, live_site  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
+BOARD_HTML = "nodes => nodes.map(n => n.innerHTML).join()"
 
 
 def api(site: Any, page: Any, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -83,13 +84,12 @@ def test_the_replay_steps_through_a_finished_game(live_site, chromium):
     assert re.search(r"[?&]step=3\b", page.url)
     shared = page.locator("[data-share-link]").input_value()
     assert shared == page.url
-    board_at_3 = page.locator("[data-square] .sq-pieces").evaluate_all("nodes => nodes.map(n => n.innerHTML).join()")
+    board_at_3 = page.locator("[data-square] .sq-pieces").evaluate_all(BOARD_HTML)
 
     # Someone else opens the link: the same move, the same board.
     leo.page.goto(shared)
     expect(leo.page.locator("[data-position]")).to_have_text(f"Coup 3 sur {count}")
-    assert leo.page.locator("[data-square] .sq-pieces").evaluate_all(
-        "nodes => nodes.map(n => n.innerHTML).join()") == board_at_3
+    assert leo.page.locator("[data-square] .sq-pieces").evaluate_all(BOARD_HTML) == board_at_3
 
     # The keyboard: arrows step, Home and End jump.
     page.locator("body").press("ArrowRight")
