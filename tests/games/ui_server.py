@@ -9,9 +9,9 @@ clocks) on the suite's stack, and browser contexts of guests with a name.
         ...
         zoe.assert_no_console_errors()
 
-Both processes use tests/games/ui_settings.py: the bots wait LUDO_BOT_THINK_SECONDS
-(0.2 s here) before they move. With the in-memory channel layer the worker's moves
-reach the sockets through the consumers' version poll, as with `make run`.
+Both processes run with LUDO_BOT_THINK_MS=200: the bots wait 0.2 s before they
+move. With the in-memory channel layer the worker's moves reach the sockets
+through the consumers' version poll, as with `make run`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import pytest
 
 from tests.servers import ARTIFACTS, ROOT, BrowserPage, DaphneServer
 
-SETTINGS = "tests.games.ui_settings"
+BOT_THINK_MS = "200"
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}
 DESKTOP = {"width": 1280, "height": 800}
@@ -50,7 +50,7 @@ class LiveSite:
 
 @pytest.fixture
 def live_site(server_env: dict[str, str]) -> Iterator[LiveSite]:
-    env = {**server_env, "DJANGO_SETTINGS_MODULE": SETTINGS, "LUDO_BOT_THINK_SECONDS": "0.2"}
+    env = {**server_env, "LUDO_BOT_THINK_MS": BOT_THINK_MS}
     server = DaphneServer(env).start()
     logs = ARTIFACTS / "server-logs"
     logs.mkdir(parents=True, exist_ok=True)
