@@ -44,7 +44,7 @@ import pytest
 
 from games import bots, engines
 from tests.conftest import require
-from tests.servers import ARTIFACTS, ROOT, DaphneServer, base_env, manage, migrate_sqlite, port_open
+from tests.servers import ARTIFACTS, ROOT, DaphneServer, base_env, manage, port_open
 
 DEFAULT_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
@@ -154,7 +154,7 @@ class Stack:
 
 
 @pytest.fixture(scope="module")
-def live_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def live_stack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """A database for this module's servers on the suite's stack: a migrated
     SQLite file, or a new PostgreSQL database (dropped afterwards) when the suite
     runs on PostgreSQL; the Redis layer when the suite runs with Redis."""
@@ -163,7 +163,10 @@ def live_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     if suite_on_postgres():
         created = url = create_postgres(suite_database_url(), "live")
     else:
-        url = migrate_sqlite(folder / "live.sqlite3")
+        # A copy of the session's migrated template (tests.servers).
+        template = request.getfixturevalue("_migrated_sqlite_template")
+        shutil.copyfile(template, folder / "live.sqlite3")
+        url = f"sqlite:///{folder / 'live.sqlite3'}"
     stack = Stack(url, var_dir=folder / "var")
     if os.environ.get("REDIS_URL", "").strip():
         stack = stack.with_redis()
