@@ -8,12 +8,14 @@ their version poll; or PostgreSQL and Redis)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 
 from games import engines
+from games.engines.drekki.state import NO_CARD
 from tests.games.live_helpers import (
     Client,
     Guest,
@@ -115,6 +117,47 @@ async def test_four_player_drekki_with_two_bots_and_a_spectator(site):
     assert movers == {0, 1, 2, 3}
     assert table["outcome"]["winners"] is not None
     assert check_frames_against_truth(site.db, table_id, [*clients, spectator]) > 50
+    for client in (*clients, spectator):
+        await client.close()
+    assert_clean_logs(site.server, site.worker)
+
+
+async def test_at_a_drekki_table_no_frame_shows_another_seats_hidden_card(site):
+    """Four plain clients and a spectator: nobody receives another seat's hand
+    or laid card before the reveal. Checked on the raw frames, against the true
+    state at each version (the seed and the log, from the database)."""
+    table_id, clients, _ = await seated_table(site, "drekki", 4)
+    spectator = await Client(site.server, table_id).connect()
+    await spectator.open()
+    await start(table_id, clients[0], [*clients, spectator])
+    await asyncio.gather(*(autoplay(c, seed=20 + i) for i, c in enumerate(clients)), watch(spectator))
+    final_checks(site.db, table_id, [*clients, spectator])
+    states = site.db.states(table_id)
+    hidden_seen = 0
+    for viewer, client in [*enumerate(clients), (None, spectator)]:
+        for text in client.raw:
+            frame = json.loads(text)
+            if frame.get("t") not in ("state", "update") or frame["view"] is None:
+                assert '"hand"' not in text and '"card"' not in text
+                continue
+            state = states[frame["v"]]
+            view = frame["view"]
+            own = [m["mage"] for m in view["mages"] if m["owner"] == viewer]
+            # Only the viewer's own mages carry a hand and a laid card...
+            assert text.count('"hand":') == len(own) and text.count('"card":') == len(own), (viewer, frame["v"])
+            for mage in view["mages"]:
+                if mage["owner"] != viewer:
+                    assert "hand" not in mage and "card" not in mage
+            # ... and laid cards of others are known only once revealed.
+            others_laid = [m for m in range(len(state.chosen))
+                           if state.owner(m) != viewer and state.chosen[m] != NO_CARD]
+            if view["phase"] != "colour":
+                assert view["revealed"] is None
+            hidden_seen += bool(others_laid) and view["phase"] in ("cards", "bidding")
+            for event in frame["events"] or []:
+                assert "move" not in event or event["seat"] == viewer, event
+    assert hidden_seen > 20  # there were hidden cards on the table to leak
+    assert check_frames_against_truth(site.db, table_id, [*clients, spectator]) > 100
     for client in (*clients, spectator):
         await client.close()
     assert_clean_logs(site.server, site.worker)
