@@ -112,6 +112,11 @@ function texts() {
       unique: gettext("unique auction"),
       live: gettext("live auction"),
     },
+    auctionHeading: {
+      infinite: gettext("Infinite auction"),
+      unique: gettext("Unique auction"),
+      live: gettext("Live auction"),
+    },
     auctionHelp: {
       infinite: gettext("In turn, each mage still in raises or withdraws for good, until one is left."),
       unique: gettext("Each mage speaks once, in turn: the highest bid wins."),
@@ -161,7 +166,6 @@ function texts() {
     movesLegend: gettext("+1: one mage to the left (clockwise, the way the auction goes); −1: one to the right; 0: it stays."),
     reconstruction: gettext("Tile faces are a reconstruction until the printed tiles are transcribed."),
     // Auction
-    auctionTitle: gettext("Auction"),
     high: gettext("Highest bid: %(bid)s, by %(name)s."),
     noBid: gettext("No bid yet: %(name)s, whom the dragon faces, opens and must bid."),
     maxTotal: gettext("The cards can show at most %(max)s."),
@@ -848,7 +852,7 @@ class DrekkiBoard {
     const title = html("h3", {}, box);
     const icon = picture(26, 26, "-14 -14 28 28", "dk-icon");
     auctionIcon(a.type, 0, 0, 12, icon);
-    title.append(icon, ` ${t.auctionTitle} · ${t.auctionName[a.type]}`);
+    title.append(icon, ` ${t.auctionHeading[a.type]}`);
     html("p", { className: "dk-note" }, box, t.auctionHelp[a.type]);
     html(
       "p",
