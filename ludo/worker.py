@@ -64,12 +64,32 @@ def run_once(names: list[str] | None = None) -> float:
     return wait
 
 
+_wakeup = threading.Event()
+_forever = False
+
+
+def running_forever() -> bool:
+    """True in the worker process (run_forever), false under --once or in tests."""
+    return _forever
+
+
+def wake() -> None:
+    """End the worker's current pause now (something became due earlier than it
+    planned: a job may call this from another thread, e.g. on a message)."""
+    _wakeup.set()
+
+
 def run_forever(stop: threading.Event | None = None, names: list[str] | None = None) -> None:
+    global _forever
+    _forever = True
     stop = stop or threading.Event()
     log.info("worker started with jobs: %s", ", ".join(sorted(_jobs)) or "none")
+    # A stop request ends the pause too.
+    threading.Thread(target=lambda: (stop.wait(), _wakeup.set()), name="worker-stop", daemon=True).start()
     while not stop.is_set():
         pause = run_once(names)
-        stop.wait(pause)
+        if _wakeup.wait(pause):
+            _wakeup.clear()
     log.info("worker stopped")
 
 
