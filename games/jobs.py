@@ -9,10 +9,12 @@ versions and deadlines again.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from datetime import timedelta
 
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import timezone
 
 from games import engines, services
@@ -76,7 +78,53 @@ def play_bot_turn(table_id: int) -> bool:
         return False
 
 
+_listening = False
+
+
+async def _listen_for_wakeups() -> None:
+    """Wake the worker whenever a table makes a bot due (services.WORKER_GROUP).
+
+    Best effort: a lost message only means the bot moves at the worker's next
+    look at the database (within a second).
+    """
+    from ludo import worker
+
+    layer = get_channel_layer()
+    while True:
+        try:
+            channel = await layer.new_channel("worker.")
+            await layer.group_add(services.WORKER_GROUP, channel)
+            while True:
+                try:
+                    await asyncio.wait_for(layer.receive(channel), timeout=600)
+                except TimeoutError:
+                    await layer.group_add(services.WORKER_GROUP, channel)  # keep the membership fresh
+                else:
+                    worker.wake()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("the worker stopped hearing wake-ups; listening again in 5 s", exc_info=True)
+            await asyncio.sleep(5)
+
+
+def listen_for_wakeups() -> None:
+    """Start listening (once per process) when the channel layer crosses
+    processes; the in-memory layer cannot reach the worker."""
+    from ludo import worker
+
+    global _listening
+    if _listening or not worker.running_forever():
+        return
+    _listening = True
+    layer = get_channel_layer()
+    if layer is None or isinstance(layer, InMemoryChannelLayer):
+        return
+    asyncio.run_coroutine_threadsafe(_listen_for_wakeups(), services.broadcast_loop())
+
+
 def run_bots() -> float:
+    listen_for_wakeups()
     due = list(
         Table.objects.filter(status=Table.Status.RUNNING, bot_due__lte=timezone.now())
         .order_by("bot_due")

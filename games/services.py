@@ -242,6 +242,11 @@ class _LoopThread:
 _loop_thread = _LoopThread()
 
 
+def broadcast_loop() -> asyncio.AbstractEventLoop:
+    """The long-lived event loop of a process without one (the worker)."""
+    return _loop_thread.loop()
+
+
 def _called_from_server_loop() -> bool:
     """True in a thread of ``sync_to_async`` (daphne's consumers and views): the
     server's own event loop runs, with its own channel-layer connection."""
@@ -269,12 +274,19 @@ def _after_commit(send: Callable[[], None]) -> None:
     transaction.on_commit(send)
 
 
+# The worker listens here (games.jobs): a bot's turn wakes it at once instead
+# of at its next look at the database.
+WORKER_GROUP = "tables.worker"
+
+
 def _broadcast(table: Table, kind: str, seats: list[Seat] | None = None, lobby: bool = True) -> None:
     """Tell every socket on the table that version ``table.version`` exists, and
     the lobby what the table now looks like (public tables only)."""
     message = {"type": "table.update", "table": table.pk, "v": table.version, "event": kind}
     group = table.group_name
     _after_commit(lambda: _group_send(group, message))
+    if table.bot_due is not None:
+        _after_commit(lambda: _group_send(WORKER_GROUP, {"type": "worker.wake", "table": table.pk}))
     if lobby and not table.private:
         entry = lobby_entry(table, seats if seats is not None else list(table.seats.all()))
         lobby_message = {"type": "lobby.update", "table": table.pk, "entry": entry}
