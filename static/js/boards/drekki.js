@@ -278,6 +278,8 @@ class DrekkiBoard {
     this.tick = null;
     this.fallbackDeadline = null;
     this.fallbackKey = null;
+    this.buttons = new Map(); // key -> button, kept from one drawing to the next
+    this.usedButtons = new Set();
 
     this.root = html("div", { className: "drekki" }, host);
     this.statusLine = html("p", { className: "dk-status", "data-dk": "status" }, this.root);
@@ -424,6 +426,7 @@ class DrekkiBoard {
 
     const focusKey = this.root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     const fresh = sameVersion ? null : this.freshRound(previous);
+    this.usedButtons = new Set();
     if (this.fitGeometry() && previous) this.jumpDragon(this.direction(view.facing));
 
     this.renderStatus();
@@ -442,10 +445,38 @@ class DrekkiBoard {
     }
     this.startCountdown();
 
-    if (focusKey) {
+    for (const key of [...this.buttons.keys()]) if (!this.usedButtons.has(key)) this.buttons.delete(key);
+    if (focusKey && document.activeElement?.dataset?.key !== focusKey) {
       const again = this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();
     }
+  }
+
+  /** A button kept from one drawing to the next (same key, same node): a click under
+   *  way, or the keyboard focus, is not lost when an update redraws its panel.
+   *  ``fill`` draws its content, again only when ``content`` changes. */
+  button(key, attrs, content, fill) {
+    let node = this.buttons.get(key);
+    if (!node) {
+      node = document.createElement("button");
+      node.type = "button";
+      node.dataset.key = key;
+      this.buttons.set(key, node);
+    }
+    this.usedButtons.add(key);
+    node.className = attrs.className || "";
+    node.disabled = false;
+    for (const name of ["data-move", "data-why", "aria-disabled", "aria-label", "title"]) {
+      const value = attrs[name];
+      if (value === undefined || value === null || value === false) node.removeAttribute(name);
+      else node.setAttribute(name, String(value));
+    }
+    if (node.dataset.content !== content) {
+      node.dataset.content = content;
+      node.replaceChildren();
+      fill(node);
+    }
+    return node;
   }
 
   /** The round that ended between the previous view and this one (history or a tie's reveal). */
@@ -905,10 +936,11 @@ class DrekkiBoard {
       html("p", { className: "dk-note" }, mine, `${t.bidMeaning} ${fmt(t.maxTotal, { max: a.max })}`);
       const grid = html("div", { className: "dk-bids" }, mine);
       for (const [bid, move] of this.moves.bid) {
-        html("button", { type: "button", className: "dk-bid", "data-move": move, "data-key": move, "aria-label": fmt(t.bidButton, { bid }) }, grid, String(bid));
+        grid.append(this.button(move, { className: "dk-bid", "data-move": move, "aria-label": fmt(t.bidButton, { bid }) }, String(bid), (b) => b.append(String(bid))));
       }
       if (this.moves.withdraw) {
-        html("button", { type: "button", className: "secondary dk-withdraw", "data-move": this.moves.withdraw, "data-key": "withdraw", title: t.withdrawHelp }, mine, t.withdraw);
+        const move = this.moves.withdraw;
+        mine.append(this.button(move, { className: "secondary dk-withdraw", "data-move": move, title: t.withdrawHelp }, t.withdraw, (b) => b.append(t.withdraw)));
       }
     } else {
       html("p", { className: "dk-note" }, box, fmt(t.maxTotal, { max: a.max }));
@@ -984,10 +1016,11 @@ class DrekkiBoard {
       const label = second === undefined
         ? fmt(t.colourButton, { colour: t.colour[colour], name: this.mageName(first) })
         : fmt(t.colourButton2, { colour: t.colour[colour], first: this.mageName(first), second: this.mageName(second) });
-      const item = move
-        ? html("button", { type: "button", className: "dk-colour-choice", "data-move": move, "data-key": move }, group)
-        : html("p", { className: "dk-colour-choice" }, group);
-      item.append(shapeChip(colour), ` ${label}`);
+      if (move) {
+        group.append(this.button(move, { className: "dk-colour-choice", "data-move": move }, label, (b) => b.append(shapeChip(colour), ` ${label}`)));
+      } else {
+        html("p", { className: "dk-colour-choice" }, group).append(shapeChip(colour), ` ${label}`);
+      }
     }
   }
 
@@ -1041,9 +1074,7 @@ class DrekkiBoard {
     const colour = colourOf(card);
     const label = fmt(t.cardLabel, { value: card, colour: t.colour[colour], shape: t.shapeName[colour] });
     const attrs = {
-      type: "button",
       className: `dk-card-button dk-card-${colour}`,
-      "data-key": `${prefix} ${card}`,
       "aria-label": move ? fmt(t.playCard, { card: label }) : label,
     };
     if (move) attrs["data-move"] = move;
@@ -1051,12 +1082,12 @@ class DrekkiBoard {
       attrs["aria-disabled"] = "true";
       attrs["data-why"] = why;
     }
-    const button = html("button", attrs);
-    const pic = picture(48, 70, "0 0 48 70", "dk-card-picture");
-    cardFace(card, 2, 2, 44, 66, pic);
-    button.append(pic);
-    html("span", { className: "dk-card-caption" }, button, t.colour[colour]);
-    return button;
+    return this.button(`${prefix} ${card}`, attrs, String(card), (button) => {
+      const pic = picture(48, 70, "0 0 48 70", "dk-card-picture");
+      cardFace(card, 2, 2, 44, 66, pic);
+      button.append(pic);
+      html("span", { className: "dk-card-caption" }, button, t.colour[colour]);
+    });
   }
 
   renderPiles(box) {
@@ -1082,7 +1113,10 @@ class DrekkiBoard {
       if (info.card !== null && info.card !== undefined) laid.append(`${t.laidCard} `, cardLabelChip(info.card, t));
       else laid.textContent = t.nothingLaid;
       const top = this.moves.top.get(info.label);
-      if (top) html("button", { type: "button", className: "dk-top", "data-move": top, "data-key": top }, part, fmt(t.topButton, { label: info.label }));
+      if (top) {
+        const text = fmt(t.topButton, { label: info.label });
+        part.append(this.button(top, { className: "dk-top", "data-move": top }, text, (b) => b.append(text)));
+      }
       if (info.offer && info.offer.length) {
         html("p", {}, part, fmt(t.keepTitle, { label: info.label }));
         const row = html("div", { className: "dk-cards", role: "group" }, part);
