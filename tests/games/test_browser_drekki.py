@@ -353,5 +353,15 @@ def test_a_guest_plays_a_whole_drekki_game_against_two_bots_while_a_spectator_wa
     assert watcher.page.locator(".drekki .dk-hand").is_hidden()
     assert assert_no_secret_in_frames(watcher_log, None) > 50
     assert assert_no_secret_in_frames(log, 0) > 50
+
+    # The replay page draws the same board, step by step, for anyone.
+    watcher.page.goto(live_site.url(f"/jouer/table/{table_id}/revoir/"))
+    watcher.page.locator(".drekki .dk-plate").first.wait_for()
+    watcher.page.locator(".drekki[data-phase='cards']").wait_for()  # it opens on the first step
+    for _ in range(4):
+        watcher.page.locator("[data-go='next']").click()
+    assert watcher.page.locator(".drekki .dk-plate").count() == 3
+    assert not watcher.page.locator(".drekki button[data-move]").count()  # nothing to play in a replay
+
     zoe.assert_no_console_errors()
     watcher.assert_no_console_errors()
