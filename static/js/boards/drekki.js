@@ -910,7 +910,7 @@ class DrekkiBoard {
         cls = "dk-speaks";
       } else if (a.type === "unique" && a.turn !== null && ((seat - a.opener + n) % n) < ((a.turn - a.opener + n) % n)) {
         state = t.stateSpoke;
-        cls = "dk-out";
+        cls = "dk-spoke";
       }
       const item = html("li", { className: cls }, list);
       html("span", { className: "dk-bidder-name" }, item, this.seatName(seat));
