@@ -32,6 +32,7 @@ __all__ = [
     "RandomBot",
     "UnknownBot",
     "kinds",
+    "game_bots",
     "level_spec",
     "make",
 ]
@@ -49,10 +50,24 @@ DEFAULT_LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "hard": ("mcts", {"seconds": 1.2, "iterations": 20000}),
 }
 
-# Per-game changes to the defaults. A kind listed here that the game does not
-# provide (its module is missing) falls back to the default level.
+# Per-game changes to the default levels. A kind listed here that the game does
+# not provide (its module is missing) falls back to the default level.
 GAME_LEVELS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
     "drekki": {"medium": ("heuristic", {})},
+}
+
+# Per-game settings of a bot kind, used whenever that kind plays that game (at any
+# level); settings given to ``make`` still win. Measured against the greedy bot
+# (docs/performance.md): where ``evaluate`` is good and moves are many (Drumlin),
+# scoring the tree's leaves with it beats noisy random playouts; the Karo games do
+# best with a short playout first; Drekki keeps long playouts (its bids only pay
+# off when the cards are revealed).
+_KARO_MCTS = {"playout_depth": 4, "exploration": 0.3}
+GAME_SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
+    "drumlin": {"mcts": {"playout_depth": 0, "exploration": 0.12}},
+    "eclaircissement": {"mcts": _KARO_MCTS},
+    "quatre-en-ligne": {"mcts": _KARO_MCTS},
+    "rampants-sauteurs": {"mcts": _KARO_MCTS},
 }
 
 # Modules in this package that are not a game's own bots.
@@ -112,7 +127,7 @@ def level_spec(level: str, rules: Rules | str) -> tuple[str, dict[str, Any]]:
     kind, params = GAME_LEVELS.get(rules.slug, {}).get(level, DEFAULT_LEVELS[level])
     if kind not in kinds(rules):
         kind, params = DEFAULT_LEVELS[level]
-    return kind, dict(params)
+    return kind, {**GAME_SETTINGS.get(rules.slug, {}).get(kind, {}), **params}
 
 
 def make(kind_or_level: str, rules: Rules | str, seed: Any = 0, **params: Any) -> Bot:
@@ -121,7 +136,8 @@ def make(kind_or_level: str, rules: Rules | str, seed: Any = 0, **params: Any) -
     if kind_or_level in LEVELS:
         kind, settings = level_spec(kind_or_level, rules)
     else:
-        kind, settings = kind_or_level, {}
+        kind = kind_or_level
+        settings = dict(GAME_SETTINGS.get(rules.slug, {}).get(kind, {})) if isinstance(kind, str) else {}
     available = {**GENERIC, **game_bots(rules)}
     if kind not in available:
         raise UnknownBot(
