@@ -2,34 +2,39 @@
 
 The bot runs information-set MCTS by determinisation: every iteration draws a
 full state consistent with its view (``rules.state_from_view``), walks the tree
-with UCT on that state, finishes with a random playout and backs the result up.
+with UCT on that state, finishes with a playout and backs the result up.
 
 - Any number of seats: a tree edge holds the statistics of the seat that plays it,
   rewarded with ``rules.utility`` for that seat (or ``rules.evaluate`` when a
   playout is cut short).
-- Simultaneous moves: when several seats are to act, the tree orders them, the
-  bot's own seat first and then by seat number, so that the bot never chooses
-  knowing what the others chose in the same step.
+- Simultaneous moves: when several seats are to act, the tree plays them in a
+  fixed order, the bot's own seat first and then by seat number, and all of them
+  choose from the statistics of the node where the step began, so no seat's
+  choice in the tree depends on what another chose in the same step.
 - Hidden information: the tree is built over what the bot's seat observes. After
   another seat's move, the child is chosen by the bot's view of the new state, so
   two moves the bot cannot tell apart (two secret cards) lead to the same node and
   the bot's later choices in the tree never depend on a secret it would not know.
   With nothing hidden, this is plain UCT keyed by moves.
 - Multi-step turns need nothing special: the same seat simply acts again.
-- Playouts are cut after ``playout_depth`` plies and scored with
-  ``rules.evaluate`` when the game has one; a game without it is played on to
-  ``max_playout`` plies and scored as even if it has not ended by then.
-- Playouts are not uniformly random: with probability ``playout_greed`` a seat
-  plays the move that has done best for it so far in this search, wherever it
-  was played (the "move-average sampling technique", MAST); otherwise a random
-  move. Uniform playouts are a poor model of other players where one kind of
-  move has many variants: in a Drekki auction, 30 raises against one
-  "withdraw" make random seats raise to absurd bids, and any opening bid looks
-  safe. The averages learn within a few hundred iterations that such raises burn
-  whoever makes them.
+- At the root every move of the bot is tried once. Deeper, a move not tried yet
+  counts as tried once with its MAST average (below) as value, so a seat with
+  twenty raises and one withdrawal need not try every raise first.
+- Playouts are cut after ``playout_depth`` plies (0: the tree's leaf itself) and
+  scored with ``rules.evaluate`` when the game has one; a game without it is
+  played on to ``max_playout`` plies and scored as even if still going then.
+- Playout moves: with probability ``playout_greed`` the move with the best
+  average reward for that seat so far in this search, wherever it was played (the
+  "move-average sampling technique", MAST); otherwise a random move, the kind of
+  move drawn first where the notation starts with a word ("bid 7", "withdraw").
+  Uniform playouts model other players badly where one kind of move has many
+  variants: with 30 raises against one withdrawal, random seats raise to absurd
+  bids in a Drekki auction.
 
 Budgets: ``iterations`` (reproducible for a seed) and/or ``seconds`` (reads the
-monotonic clock; bots may, engines may not).
+monotonic clock; bots may, engines may not). Which settings suit which game was
+measured against the greedy bot: see ``games.bots.GAME_SETTINGS`` and
+docs/performance.md.
 """
 
 from __future__ import annotations
@@ -197,7 +202,7 @@ class MctsBot(Bot):
             others_moved = False
             while True:
                 actor = tree_actor(acting, me)
-                move, edge = self._select(node, state, actor, node is root)
+                move, edge = self._select(node, state, actor, node is root and actor == me)
                 state = rules.play(state, actor, move)
                 path.append((edge, actor))
                 played.append((actor, move))
@@ -232,13 +237,10 @@ class MctsBot(Bot):
                 found[1] += rewards[key[0]]
 
     def _select(self, node: _Node, state: Any, actor: Seat, try_all: bool) -> tuple[str, _Edge]:
-        """UCT over ``actor``'s legal moves here.
+        """UCT over ``actor``'s legal moves here; ``try_all``: untried moves first.
 
-        At the root every move of the bot is tried once before any is tried twice.
-        Deeper, a move not tried yet here counts as tried once, with its MAST
-        average as its value: a node with twenty possible raises and one
-        "withdraw" does not have to try every raise before it may prefer the
-        withdrawal that has been paying off elsewhere in the search.
+        Otherwise a move not tried yet here scores as if tried once, with its MAST
+        average as its value.
         """
         moves = self.rules.legal_moves(state, actor)
         node.visits += 1
