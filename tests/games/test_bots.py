@@ -182,6 +182,19 @@ def test_levels_map_to_kinds_with_the_documented_budgets() -> None:
     assert isinstance(bots.make("hard", rules, 0), bots.MctsBot)
 
 
+@pytest.mark.parametrize("slug", sorted(set(bots.GAME_SETTINGS) & set(engines.slugs())))
+def test_a_games_own_settings_apply_to_its_bots_unless_overridden(slug: str) -> None:
+    for kind, settings in bots.GAME_SETTINGS[slug].items():
+        bot = bots.make(kind, slug, 0)
+        assert all(getattr(bot, name) == value for name, value in settings.items())
+        name, value = next(iter(settings.items()))
+        assert getattr(bots.make(kind, slug, 0, **{name: value + 1}), name) == value + 1
+        for level in bots.LEVELS:
+            level_kind, params = bots.level_spec(level, slug)
+            if level_kind == kind:
+                assert settings.items() <= params.items()
+
+
 @pytest.mark.skipif("drekki" not in engines.slugs(), reason="the Drekki engine is not registered")
 def test_drekki_medium_is_its_heuristic_bot() -> None:
     assert "heuristic" in bots.kinds("drekki")
