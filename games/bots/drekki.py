@@ -60,7 +60,16 @@ class Table:
             return [self.view["revealed"][mage]]
         if "holding" in info:
             return list(info["holding"])
-        return [c for c in range(6) if c not in info["shown"]]
+        # The duel: a laid card, a drawn pair and the pile are among the cards not
+        # revealed since the pile was last rebuilt.
+        unseen = [c for c in range(6) if c not in info["shown"]]
+        if info["laid"] or info["drawing"] or info["pile"] >= 2:
+            return unseen
+        # A pile of one card or none is rebuilt, from all the mage's discards (the
+        # revealed ones too), before its next card or its next pair is drawn: any
+        # card may come. Reading only the unrevealed ones left nothing to choose
+        # from once all six had been revealed.
+        return list(range(6))
 
     def score(self, seat: Seat) -> float:
         info = self.view["seats"][seat]

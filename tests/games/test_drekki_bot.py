@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games import bots
-from games.bots.drekki import DrekkiHeuristicBot
+from games.bots.drekki import DrekkiHeuristicBot, Table
 from games.bots.random_bot import RandomBot
 from games.engines.base import play_sequence
 from games.engines.drekki import RULES
@@ -62,6 +62,77 @@ def test_it_plays_whole_games_with_legal_moves_only(players):
         assert move in RULES.legal_moves(state, seat)
         state = RULES.play(state, seat, move)
     assert RULES.outcome(state) is not None
+
+
+def whole_game(players: int, seed: int) -> None:
+    """Heuristic bots on every seat play game ``seed`` to its end, legal moves only."""
+    state = RULES.new_game(players, seed=seed)
+    seats = [DrekkiHeuristicBot(RULES, seed=seed * 10 + s) for s in range(players)]
+    rng = random.Random(seed)
+    while not RULES.is_over(state):
+        seat = rng.choice(RULES.to_act(state))
+        move = seats[seat].choose(RULES.view(state, seat), seat)
+        assert move in RULES.legal_moves(state, seat), (players, seed, seat, move)
+        state = RULES.play(state, seat, move)
+    assert RULES.outcome(state) is not None
+
+
+# A duel in the card phase of its twelfth round (duel seed 18 below, before the
+# fix): the other player's mage A2 has an empty pile, no face-down discard, and
+# all six of its cards revealed. Its next card comes from the pile rebuilt from
+# those six.
+EMPTY_PILE_DUEL = """\
+drekki players=2 countdown=15 seed=18
+phase cards
+facing 3
+horde 4-8 5-2
+chosen - 4 - -
+piles 25 510 - 4
+shown 03 2 012345 23
+hidden 14 3 - 5
+offers - - - 01
+tearpool 1,1,1,1,1,1
+auction high=- leader=- out=- turn=-
+tiles - 3-2 2-8,2-6 3-4,3-3,4-6
+markers - - - -
+tears 1,1 1,1,1,1,1
+dropped 2-3,2-2,3-6,4-4,4-1
+round 2-3 facing=3 cards=5055 leader=0 bid=10 colour=black stops=2
+round 2-8 facing=2 cards=2222 leader=0 bid=9 colour=- stops=2
+round 2-6 facing=2 cards=1543 leader=1 bid=10 colour=black stops=2
+round 2-2 facing=2 cards=4304 leader=1 bid=10 colour=black stops=3
+round 3-4 facing=3 cards=0415 leader=1 bid=12 colour=- stops=3
+round 3-3 facing=3 cards=1500 leader=1 bid=10 colour=- stops=3
+round 3-6 facing=3 cards=1143 leader=1 bid=8 colour=yellow stops=1
+round 3-2 facing=1 cards=5321 leader=0 bid=10 colour=red stops=1
+round 4-4 facing=1 cards=3134 leader=1 bid=10 colour=red stops=3
+round 4-6 facing=3 cards=0012 leader=1 bid=7 colour=- stops=3
+round 4-1 facing=3 cards=3253 leader=1 bid=13 colour=red stops=3
+"""
+
+
+def test_in_the_duel_a_mage_whose_cards_were_all_revealed_may_lay_any_card():
+    state = RULES.parse_position(EMPTY_PILE_DUEL.strip())
+    view = RULES.view(state, 1)
+    a2 = view["mages"][2]
+    assert (a2["pile"], a2["face_down"], a2["shown"], a2["laid"]) == (0, 0, [0, 1, 2, 3, 4, 5], False)
+    assert sorted(Table(view, 1).possible_cards(2)) == [0, 1, 2, 3, 4, 5]
+    for seed in range(5):
+        assert choose(state, 1, seed) in RULES.legal_moves(state, 1)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_it_plays_whole_duels_without_a_crash(seed):
+    # Seed 18 used to raise IndexError (the position above); about one duel in 30 did.
+    whole_game(2, seed)
+
+
+@pytest.mark.slow
+def test_two_hundred_duels_and_two_hundred_games_of_three_to_six_play_to_the_end():
+    for seed in range(200):
+        whole_game(2, 1000 + seed)
+    for seed in range(200):
+        whole_game(3 + seed % 4, 2000 + seed)
 
 
 def test_it_withdraws_when_no_raise_can_hold():
