@@ -17,8 +17,9 @@ Fixtures (importable from tests.conftest, so every test module sees them):
 
 - ``server_env``: environment for a server on the same stack as the suite: a
   migrated file-based SQLite database of its own (a copy of one migrated per
-  session), or, when the suite runs with ``DATABASE_URL=postgres://...``, a
-  freshly migrated PostgreSQL database named ``<suite db>_srv``; plus
+  session), or, when the suite runs with ``DATABASE_URL=postgres://...``, a fresh
+  PostgreSQL database named ``<suite db>_srv`` (a copy of ``<suite db>_srv_template``,
+  migrated once per session); plus
   ``REDIS_URL`` and a unique ``CHANNELS_PREFIX`` when the suite runs with Redis.
   Several servers started with the same environment share the database and the
   channel layer, as production processes do.
@@ -113,8 +114,13 @@ def migrate_sqlite(path: Path) -> str:
     return url
 
 
-def recreate_postgres(url: str) -> str:
-    """Drop and create the PostgreSQL database ``url`` names, then migrate it; return ``url``."""
+def recreate_postgres(url: str, template_url: str | None = None) -> str:
+    """Drop and create the PostgreSQL database ``url`` names; return ``url``.
+
+    Without ``template_url`` the new database is migrated (slow: every app's
+    migrations); with it, it is a copy of that already migrated database
+    (CREATE DATABASE ... TEMPLATE, a fraction of a second).
+    """
     import psycopg
     from psycopg import sql
 
@@ -123,8 +129,15 @@ def recreate_postgres(url: str) -> str:
     admin_url = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin_url, autocommit=True, connect_timeout=5) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    manage("migrate", "--noinput", "-v", "0", env=base_env({"DATABASE_URL": url}))
+        if template_url is None:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        else:
+            template = urlsplit(template_url).path.lstrip("/")
+            conn.execute(
+                sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name), sql.Identifier(template))
+            )
+    if template_url is None:
+        manage("migrate", "--noinput", "-v", "0", env=base_env({"DATABASE_URL": url}))
     return url
 
 
@@ -253,20 +266,26 @@ def _migrated_sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def _server_postgres_url() -> str | None:
+def _server_postgres_url() -> Iterator[tuple[str, str] | None]:
+    """(server database URL, migrated template URL), or None when the suite runs on SQLite."""
     url = _suite_database_url()
     if not url.startswith(("postgres://", "postgresql://")):
-        return None
+        yield None
+        return
     parts = urlsplit(url)
-    name = parts.path.lstrip("/") + "_srv"
-    return urlunsplit(parts._replace(path="/" + name))
+    name = parts.path.lstrip("/")
+    server_url = urlunsplit(parts._replace(path=f"/{name}_srv"))
+    template_url = recreate_postgres(urlunsplit(parts._replace(path=f"/{name}_srv_template")))
+    yield server_url, template_url
 
 
 @pytest.fixture
-def server_env(request: pytest.FixtureRequest, tmp_path: Path, _server_postgres_url: str | None) -> dict[str, str]:
+def server_env(
+    request: pytest.FixtureRequest, tmp_path: Path, _server_postgres_url: tuple[str, str] | None
+) -> dict[str, str]:
     """Environment for test servers on the suite's stack (see the module docstring)."""
     if _server_postgres_url is not None:
-        db_url = recreate_postgres(_server_postgres_url)
+        db_url = recreate_postgres(*_server_postgres_url)
     else:
         template = request.getfixturevalue("_migrated_sqlite_template")
         copy = tmp_path / "server.sqlite3"
