@@ -51,8 +51,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.conftest import require
-
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -316,6 +314,8 @@ def chromium() -> Iterator[Any]:
     thread while it is open, which breaks asyncio.run() and async tests. Keep
     browser tests in modules of their own (test_browser_*.py).
     """
+    from tests.conftest import require  # here: conftest imports this module's fixtures
+
     require(Path(CHROMIUM).exists(), f"{CHROMIUM} is missing (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
