@@ -30,7 +30,7 @@ def test_each_playable_game_has_a_rules_page_with_notes_and_diagrams(client, mak
     assert html.count("<svg") >= 1 and "diagram-missing" not in html
     assert "<script" not in html.split("<main", 1)[1].split("</main>", 1)[0]
     assert 'style="' not in html
-    assert reverse("games:play") in html
+    assert f'href="{reverse("games:play")}?game={slug}"' in html
 
 
 def test_the_drekki_page_says_its_tiles_are_a_reconstruction(client, make_game):
@@ -64,10 +64,27 @@ def test_every_engine_start_position_can_be_drawn():
 def test_a_game_page_links_play_now_only_when_playable(client, make_game):
     playable = make_game("Drumlin", engine_slug="drumlin")
     plain = make_game("Catan")
-    assert reverse("games:play") in client.get(playable.get_absolute_url()).content.decode().split("<main", 1)[1]
+    main = client.get(playable.get_absolute_url()).content.decode().split("<main", 1)[1]
+    assert f'href="{reverse("games:play")}?game=drumlin"' in main
     main = client.get(plain.get_absolute_url()).content.decode().split("<main", 1)[1]
-    assert f'href="{reverse("games:play")}"' not in main
+    assert reverse("games:play") + "?" not in main and "data-play-now" not in main
     assert Game.objects.count() == 2
+
+
+@pytest.mark.parametrize("page", ["game", "rules"])
+def test_play_now_opens_the_lobby_with_the_game_chosen(client, make_game, page):
+    # Not the lobby's first game: without ?game= the lobby would choose another one.
+    slug = engines.all()[-1].slug
+    assert engines.all()[0].slug != slug
+    game = make_game(PLAYABLE[slug], engine_slug=slug, min_players=2, max_players=2)
+    url = game.get_absolute_url() if page == "game" else game.rules_url()
+    html = client.get(url).content.decode()
+    link = html.split("data-play-now", 1)[0].rsplit('href="', 1)[1].split('"', 1)[0]
+    assert link == f"{reverse('games:play')}?game={slug}"
+    lobby = client.get(link).content.decode()
+    quick = lobby.split("data-quick-form", 1)[1].split("</form>", 1)[0]
+    assert f'<option value="{slug}" selected>' in quick
+    assert quick.count(" selected>") == 1
 
 
 def test_the_drumlin_page_replays_the_rulebook_examples(client, make_game):
