@@ -53,8 +53,8 @@ class TableShell {
     this.board = null;
     this.boardSeat = undefined;
     this.boardLoading = null;
-    this.awaitingV = null; // set while a move of ours is on its way
-    this.retryMove = null;
+    this.awaitingV = null; // the version a move of ours was sent for, while it is on its way
+    this.retryMove = null; // a move refused as stale, to play again on the next version if still legal
     this.resignArmed = false;
     this.outcomeShown = false;
     this.wantRematch = false;
@@ -92,7 +92,11 @@ class TableShell {
     if (frame.presence) this.presence = frame.presence;
     if (frame.chat) this.chat.replaceAll(frame.chat);
     this.chat.setMode(frame.seat !== null ? "players" : "spectators", frame.seat !== null || this.canSit);
-    if (this.awaitingV !== null && frame.v > this.awaitingV) this.awaitingV = null;
+    const retry = this.retryMove;
+    if (this.awaitingV !== null && frame.v > this.awaitingV) {
+      this.awaitingV = null;
+      this.retryMove = null;
+    }
     // What was said about the last version (a selection, a refusal) is stale now.
     if (before && frame.v !== before.v) this.nodes.announce.textContent = "";
     this.moves.apply(frame);
@@ -102,11 +106,7 @@ class TableShell {
     const myTurn = (f) => f && f.seat !== null && f.status === "running" && f.to_act.includes(f.seat);
     if (myTurn(frame) && !myTurn(before) && before) this.sound.beep(880);
     document.title = (myTurn(frame) ? "▶ " : "") + document.title.replace(/^▶ /, "");
-    if (this.retryMove && frame.legal.includes(this.retryMove)) {
-      const move = this.retryMove;
-      this.retryMove = null;
-      this.playMove(move);
-    }
+    if (retry && this.retryMove === null) this.retry(retry);
     if (frame.rematch && this.wantRematch) location.assign(this.tableLink(frame.rematch));
   }
 
@@ -185,15 +185,40 @@ class TableShell {
       this.announce(gettext("This move is not possible now."));
       return;
     }
-    this.awaitingV = frame.v;
+    const sentV = frame.v;
+    this.awaitingV = sentV;
     this.updateBoard();
     try {
-      await this.socket.send({ t: "move", move, v: frame.v });
+      await this.socket.send({ t: "move", move, v: sentV });
     } catch (error) {
-      this.awaitingV = null;
-      if (error.code === "stale_version") this.retryMove = move;
-      else this.showError(error.frame);
+      // Once a newer version has come, awaitingV is null (or another move's version).
+      const stillWaiting = this.awaitingV === sentV;
+      if (error.code === "stale_version") {
+        // The table moved on before the move reached it (another seat played, a
+        // countdown ran out...): play it again on the newer version, if it is still
+        // legal there.
+        if (stillWaiting) {
+          // That version is on its way: the move stays on its way until it comes.
+          this.retryMove = move;
+          return;
+        }
+        // It came before the refusal: nothing more may come, decide now.
+        if (this.awaitingV === null) this.retry(move);
+        return;
+      }
+      if (stillWaiting) this.awaitingV = null;
+      this.showError(error.frame);
       this.updateBoard();
+    }
+  }
+
+  /** Play again a move refused as stale, on the current version, if it is still legal there. */
+  retry(move) {
+    const frame = this.frame;
+    if (frame.status === "running" && frame.legal.includes(move)) {
+      this.playMove(move);
+    } else if (frame.status === "running") {
+      this.announce(gettext("The game moved on before your move arrived: choose again."));
     }
   }
 

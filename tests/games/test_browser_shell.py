@@ -1,0 +1,232 @@
+"""The table page's shell (static/js/table/main.js) in a real Chromium, against a
+scripted table socket.
+
+The page is a real table page served by daphne, but its socket to the table is
+answered by this process (Playwright's WebSocket routing): each test decides which
+frames arrive and in which order, so races between an update and the answer to a
+move are played exactly. The board is a stand-in module (one button per legal
+move) served in place of the game's own, so only the shell is under test.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+# The board stand-in: one button per legal move; it says which version it drew and
+# how many moves it was offered.
+FAKE_BOARD = """
+export function mount(host, options) {
+  const root = document.createElement("div");
+  root.className = "fake-board";
+  host.append(root);
+  return {
+    update(view, ctx) {
+      root.dataset.version = String(ctx.version);
+      root.dataset.moves = String(ctx.legalMoves.length);
+      root.replaceChildren(...ctx.legalMoves.map((move) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.dataset.move = move;
+        button.textContent = move;
+        button.addEventListener("click", () => options.onMove(move));
+        return button;
+      }));
+    },
+    destroy() { root.remove(); },
+  };
+}
+"""
+CHOOSE_AGAIN = "La partie a avancé avant que votre coup n’arrive : choisissez de nouveau."
+
+
+def seat(index: int, name: str) -> dict[str, Any]:
+    return {"index": index, "name": name, "bot": None, "empty": False, "account": False, "resigned": False}
+
+
+class ScriptedTable:
+    """The table socket of one page, answered from this process.
+
+    Each move the page sends takes the next function of ``answers``, which gives the
+    frames to send back (none when the list is empty); every message the page sent
+    is in ``received``."""
+
+    def __init__(self, page: Any, game: str, hello: Callable[[], dict[str, Any]]) -> None:
+        self.page = page
+        self.game = game
+        self.hello = hello
+        self.received: list[dict[str, Any]] = []
+        self.answers: list[Callable[[dict[str, Any]], list[dict[str, Any]]]] = []
+        self.ws: Any = None
+        self.chats = 0
+        page.route_web_socket(re.compile(r"/ws/tables/\d+/$"), self._connect)
+
+    def _connect(self, ws: Any) -> None:
+        self.ws = ws
+        ws.on_message(self._message)
+
+    def _message(self, text: str | bytes) -> None:
+        message = json.loads(text)
+        self.received.append(message)
+        if message["t"] == "hello":
+            self.send(self.hello())
+        elif message["t"] == "move" and self.answers:
+            for frame in self.answers.pop(0)(message):
+                self.send(frame)
+
+    def send(self, frame: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(frame))
+
+    def moves(self) -> list[tuple[str, int]]:
+        return [(m["move"], m["v"]) for m in self.received if m["t"] == "move"]
+
+    def wait_for_moves(self, count: int, timeout_ms: int = 10_000) -> list[tuple[str, int]]:
+        """Wait until the page has sent ``count`` moves (Playwright runs the socket's
+        handlers while the page waits)."""
+        waited = 0
+        while len(self.moves()) < count and waited < timeout_ms:
+            self.page.wait_for_timeout(50)
+            waited += 50
+        return self.moves()
+
+    def settle(self) -> None:
+        """Send a chat message and wait until the page shows it: every frame sent
+        before it has been handled, with all that handling does at once."""
+        self.chats += 1
+        text = f"marker {self.chats}"
+        self.send({"t": "chat", "message": {"id": 1000 + self.chats, "channel": "players", "seat": 1,
+                                            "name": "Léo", "text": text, "hidden": False, "at": None}})
+        expect(self.page.locator("[data-chat-log]")).to_contain_text(text)
+
+
+def frame(kind: str, v: int, legal: list[str], game: str = "drumlin", view: dict[str, Any] | None = None,
+          events: list[dict[str, Any]] | None = None, full: bool = False, to_act: tuple[int, ...] = (0,),
+          status: str = "running") -> dict[str, Any]:
+    """A state or update frame for seat 0 of a two-seat table, as docs/protocol.md describes it."""
+    data = {
+        "t": kind, "table": 1, "game": game, "status": status, "v": v, "seat": 0, "host": True,
+        "seats": [seat(0, "Zoé"), seat(1, "Léo")], "options": {}, "rated": False, "private": False,
+        "clock": {"kind": "none", "server_time": "2026-01-01T00:00:00+00:00"},
+        "draw_offers": [], "rematch_offers": [], "rematch": None, "outcome": None,
+        "view": view if view is not None else {"last_move": None}, "legal": legal, "to_act": list(to_act),
+        "countdown": None, "events": events if events is not None else [], "full": full,
+    }
+    if kind == "state":
+        data.update(presence={"seats": [0, 1], "spectators": 0}, chat=[])
+    return data
+
+
+def other_moved(v: int) -> dict[str, Any]:
+    return {"v": v, "kind": "move", "seat": 1, "at": None}
+
+
+def played(v: int, move: str) -> dict[str, Any]:
+    return {"v": v, "kind": "move", "seat": 0, "at": None, "move": move}
+
+
+def ack(message: dict[str, Any]) -> dict[str, Any]:
+    return {"t": "ack", "id": message["id"]}
+
+
+def stale(message: dict[str, Any], v: int) -> dict[str, Any]:
+    return {"t": "error", "id": message["id"], "code": "stale_version",
+            "message": "La table a changé depuis que vous l’avez vue.", "v": v}
+
+
+def open_table(server: Any, probe: Any, game: str, hello: Callable[[], dict[str, Any]],
+               replay: dict[str, Any] | None = None) -> ScriptedTable:
+    """A guest's table page of ``game`` with a scripted socket and the stand-in board."""
+    page = probe.page
+    page.goto(server.url("/invite/?next=/jouer/"))
+    page.get_by_label("Nom affiché").fill("Zoé")
+    page.get_by_role("button", name="Continuer").click()
+    page.wait_for_url(server.url("/jouer/"))
+    page.route(f"**/static/js/boards/{game}.js",
+               lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_BOARD))
+    steps = replay or {"table": 1, "game": game, "status": "running", "v": 0, "options": {},
+                       "seats": [seat(0, "Zoé"), seat(1, "Léo")], "outcome": None, "steps": []}
+    body = json.dumps(steps)
+    page.route(re.compile(r"/api/tables/\d+/replay/"),
+               lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+    table = ScriptedTable(page, game, hello)
+    form = page.locator("form[data-quick-form]")
+    form.locator("select[name=game]").select_option(game)
+    form.get_by_role("button", name="Jouer maintenant").click()
+    page.wait_for_url(re.compile(r"/jouer/table/\d+/$"))
+    return table
+
+
+def board(page: Any) -> Any:
+    return page.locator(".board-host .fake-board")
+
+
+# -- a move refused as stale ------------------------------------------------------------------------
+
+def test_a_move_refused_after_the_newer_update_came_is_played_again_at_once(daphne_server, browser_page):
+    page = browser_page.page
+    table = open_table(daphne_server, browser_page, "drumlin", lambda: frame("state", 5, ["a", "b"]))
+    expect(board(page)).to_have_attribute("data-moves", "2")
+
+    # Léo's move (v6) reaches the page before the refusal of Zoé's move sent for v5;
+    # her move is still legal at v6: the page sends it again, for v6, by itself.
+    table.answers = [
+        lambda m: [frame("update", 6, ["a", "c"], events=[other_moved(6)]), stale(m, 6)],
+        lambda m: [ack(m), frame("update", 8, ["e", "f"], events=[played(7, "a"), other_moved(8)])],
+    ]
+    board(page).locator("[data-move='a']").click()
+    assert table.wait_for_moves(2) == [("a", 5), ("a", 6)]
+    expect(board(page)).to_have_attribute("data-version", "8")
+    expect(board(page)).to_have_attribute("data-moves", "2")
+
+    # The same race where her move is no longer legal at the newer version: it is not
+    # sent again, the page says why, and the new moves are offered.
+    table.answers = [lambda m: [frame("update", 9, ["g"], events=[other_moved(9)]), stale(m, 9)]]
+    board(page).locator("[data-move='e']").click()
+    expect(page.locator("[data-announce]")).to_have_text(CHOOSE_AGAIN)
+    table.settle()
+    expect(board(page)).to_have_attribute("data-version", "9")
+    expect(board(page)).to_have_attribute("data-moves", "1")
+
+    # Later the refused move is legal again: it is not played for her then either.
+    table.send(frame("update", 10, ["e", "g"], events=[other_moved(10)]))
+    table.settle()
+    expect(board(page)).to_have_attribute("data-version", "10")
+    expect(board(page)).to_have_attribute("data-moves", "2")
+    assert table.moves() == [("a", 5), ("a", 6), ("e", 8)]
+    browser_page.assert_no_console_errors()
+
+
+def test_a_move_refused_before_the_newer_update_waits_for_it_then_is_played_again_if_still_legal(
+        daphne_server, browser_page):
+    page = browser_page.page
+    table = open_table(daphne_server, browser_page, "drumlin", lambda: frame("state", 5, ["a", "b"]))
+    expect(board(page)).to_have_attribute("data-moves", "2")
+
+    # The refusal comes first: the move stays on its way, no button is offered meanwhile...
+    table.answers = [lambda m: [stale(m, 6)], lambda m: [stale(m, 7)]]
+    board(page).locator("[data-move='a']").click()
+    table.settle()
+    expect(board(page)).to_have_attribute("data-moves", "0")
+    assert table.moves() == [("a", 5)]
+    # ...until the newer version comes, where it is still legal: sent again for it.
+    table.send(frame("update", 6, ["a", "c"], events=[other_moved(6)]))
+    assert table.wait_for_moves(2) == [("a", 5), ("a", 6)]
+
+    # Refused again (Léo was faster once more), and the next version no longer allows
+    # it: not sent again, the page says why and offers the new moves.
+    table.settle()
+    expect(board(page)).to_have_attribute("data-moves", "0")
+    table.send(frame("update", 7, ["b", "g"], events=[other_moved(7)]))
+    expect(page.locator("[data-announce]")).to_have_text(CHOOSE_AGAIN)
+    table.settle()
+    expect(board(page)).to_have_attribute("data-version", "7")
+    expect(board(page)).to_have_attribute("data-moves", "2")
+    assert table.moves() == [("a", 5), ("a", 6)]
+    browser_page.assert_no_console_errors()
