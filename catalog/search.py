@@ -1,9 +1,11 @@
 """One search API, two backends chosen by ``connection.vendor``.
 
-- Title search across every name of a game, tolerant of accents and typos:
-  PostgreSQL compares trigrams (pg_trgm, GIN index on the folded names);
-  SQLite asks an FTS5 trigram index for candidates and ranks them with the same
-  trigram measure in Python.
+- Title search across every name of a game, tolerant of accents (names and
+  queries are folded) and typos: each query word is matched, by pg_trgm's trigram
+  similarity, against an in-memory copy of the vocabulary of name words; the games
+  holding a match of every word come from a word index of the folded names
+  (PostgreSQL: GIN on ``to_tsvector('simple', name_key)``; SQLite: FTS5), in one
+  statement, and are ranked in Python with the same trigram measure.
 - Full-text search in rulebook pages with the stemmer of each page's language:
   PostgreSQL uses text-search configurations ``ludo_french``/``ludo_german``/
   ``ludo_english`` (unaccent, then the Snowball stemmer) over a tsvector kept by a
@@ -12,16 +14,23 @@
   bm25) and carry a highlighted snippet and the page number.
 
 The schema objects (extensions, configurations, indexes, virtual tables, triggers)
-are created by migration 0002 through :func:`install`, which is idempotent and also
-runs after every migrate: SQLite drops triggers when Django rebuilds a table.
+are created by migrations 0002-0004 through :func:`install`, which is idempotent and
+also runs after every migrate: SQLite drops triggers when Django rebuilds a table.
 """
 
 from __future__ import annotations
 
+import bisect
+import heapq
+import math
+import sys
+from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
-from django.db.models import BooleanField, FloatField, QuerySet
+from django.db.models import BooleanField, QuerySet
 from django.db.models.expressions import RawSQL
 
 from catalog import text as textlib
@@ -49,10 +58,35 @@ _PG_SETUP = [
     ],
     # fastupdate off: a pending list left by a bulk import made lookups 50 times
     # slower until the next vacuum; the catalog changes rarely, reads often.
-    "CREATE INDEX IF NOT EXISTS catalog_nameword_trgm ON catalog_nameword USING gin (word gin_trgm_ops) WITH (fastupdate = off)",
     "CREATE INDEX IF NOT EXISTS catalog_game_name_words ON catalog_game USING gin (to_tsvector('simple', name_key)) WITH (fastupdate = off)",
-    "ALTER INDEX catalog_nameword_trgm SET (fastupdate = off)",
     "ALTER INDEX catalog_game_name_words SET (fastupdate = off)",
+    # The vocabulary's version stamp (see Vocabulary below): a new random number
+    # whenever a statement adds, changes or removes name words (random, so that a
+    # stamp never comes back, not even after a rollback or a schema reinstalled).
+    # The update locks the row: concurrent writers take turns.
+    """CREATE TABLE IF NOT EXISTS catalog_search_state (
+        id smallint PRIMARY KEY CHECK (id = 1), vocabulary bigint NOT NULL)""",
+    "INSERT INTO catalog_search_state (id, vocabulary) VALUES (1, floor(random() * 9e15)::bigint) ON CONFLICT DO NOTHING",
+    """CREATE OR REPLACE FUNCTION catalog_vocabulary_added() RETURNS trigger AS $$
+    BEGIN
+        IF EXISTS (SELECT 1 FROM added_words) THEN
+            UPDATE catalog_search_state SET vocabulary = floor(random() * 9e15)::bigint WHERE id = 1;
+        END IF;
+        RETURN NULL;
+    END $$ LANGUAGE plpgsql""",
+    """CREATE OR REPLACE FUNCTION catalog_vocabulary_changed() RETURNS trigger AS $$
+    BEGIN
+        UPDATE catalog_search_state SET vocabulary = floor(random() * 9e15)::bigint WHERE id = 1;
+        RETURN NULL;
+    END $$ LANGUAGE plpgsql""",
+    "DROP TRIGGER IF EXISTS catalog_vocabulary_added ON catalog_nameword",
+    # Only the rows actually inserted are in the transition table: a game saved
+    # with words already known (INSERT ... ON CONFLICT DO NOTHING) changes nothing.
+    """CREATE TRIGGER catalog_vocabulary_added AFTER INSERT ON catalog_nameword
+        REFERENCING NEW TABLE AS added_words FOR EACH STATEMENT EXECUTE FUNCTION catalog_vocabulary_added()""",
+    "DROP TRIGGER IF EXISTS catalog_vocabulary_changed ON catalog_nameword",
+    """CREATE TRIGGER catalog_vocabulary_changed AFTER UPDATE OR DELETE OR TRUNCATE ON catalog_nameword
+        FOR EACH STATEMENT EXECUTE FUNCTION catalog_vocabulary_changed()""",
     "ALTER TABLE catalog_documentpage ADD COLUMN IF NOT EXISTS search_vector tsvector",
     """CREATE OR REPLACE FUNCTION catalog_page_tsvector() RETURNS trigger AS $$
     BEGIN
@@ -75,14 +109,17 @@ _PG_TEARDOWN = [
     "ALTER TABLE catalog_documentpage DROP COLUMN IF EXISTS search_vector",
     "DROP INDEX IF EXISTS catalog_game_name_words",
     "DROP INDEX IF EXISTS catalog_nameword_trgm",
+    "DROP TRIGGER IF EXISTS catalog_vocabulary_added ON catalog_nameword",
+    "DROP TRIGGER IF EXISTS catalog_vocabulary_changed ON catalog_nameword",
+    "DROP FUNCTION IF EXISTS catalog_vocabulary_added()",
+    "DROP FUNCTION IF EXISTS catalog_vocabulary_changed()",
+    "DROP TABLE IF EXISTS catalog_search_state",
     *[f"DROP TEXT SEARCH CONFIGURATION IF EXISTS {cfg}" for cfg in PG_CONFIGS.values()],
 ]
 
 _SQLITE_TABLES = [
     """CREATE VIRTUAL TABLE IF NOT EXISTS catalog_game_words USING fts5(
         name_key, content='catalog_game', content_rowid='id', tokenize='unicode61')""",
-    """CREATE VIRTUAL TABLE IF NOT EXISTS catalog_nameword_fts USING fts5(
-        word, content='catalog_nameword', content_rowid='rowid', tokenize='trigram')""",
     """CREATE VIRTUAL TABLE IF NOT EXISTS catalog_page_fts USING fts5(
         stems, language UNINDEXED, content='catalog_documentpage', content_rowid='id',
         tokenize='unicode61 remove_diacritics 2')""",
@@ -96,10 +133,14 @@ _SQLITE_TRIGGERS = {
     "catalog_game_words_au": """CREATE TRIGGER catalog_game_words_au AFTER UPDATE OF name_key ON catalog_game BEGIN
         INSERT INTO catalog_game_words(catalog_game_words, rowid, name_key) VALUES ('delete', old.id, old.name_key);
         INSERT INTO catalog_game_words(rowid, name_key) VALUES (new.id, new.name_key); END""",
-    "catalog_nameword_fts_ai": """CREATE TRIGGER catalog_nameword_fts_ai AFTER INSERT ON catalog_nameword BEGIN
-        INSERT INTO catalog_nameword_fts(rowid, word) VALUES (new.rowid, new.word); END""",
-    "catalog_nameword_fts_ad": """CREATE TRIGGER catalog_nameword_fts_ad AFTER DELETE ON catalog_nameword BEGIN
-        INSERT INTO catalog_nameword_fts(catalog_nameword_fts, rowid, word) VALUES ('delete', old.rowid, old.word); END""",
+    # The vocabulary's version stamp: a random number, so that a stamp never comes
+    # back after a rollback (see Vocabulary below).
+    "catalog_vocabulary_ai": """CREATE TRIGGER catalog_vocabulary_ai AFTER INSERT ON catalog_nameword BEGIN
+        UPDATE catalog_search_state SET vocabulary = random() WHERE id = 1; END""",
+    "catalog_vocabulary_ad": """CREATE TRIGGER catalog_vocabulary_ad AFTER DELETE ON catalog_nameword BEGIN
+        UPDATE catalog_search_state SET vocabulary = random() WHERE id = 1; END""",
+    "catalog_vocabulary_au": """CREATE TRIGGER catalog_vocabulary_au AFTER UPDATE ON catalog_nameword BEGIN
+        UPDATE catalog_search_state SET vocabulary = random() WHERE id = 1; END""",
     "catalog_page_fts_ai": """CREATE TRIGGER catalog_page_fts_ai AFTER INSERT ON catalog_documentpage BEGIN
         INSERT INTO catalog_page_fts(rowid, stems, language) VALUES (new.id, new.stems, new.language); END""",
     "catalog_page_fts_ad": """CREATE TRIGGER catalog_page_fts_ad AFTER DELETE ON catalog_documentpage BEGIN
@@ -124,6 +165,11 @@ def install(schema_editor=None) -> None:
         elif conn.vendor == "sqlite":
             for sql in _SQLITE_TABLES:
                 cursor.execute(sql)
+            cursor.execute(
+                "CREATE TABLE IF NOT EXISTS catalog_search_state (id integer PRIMARY KEY CHECK (id = 1), "
+                "vocabulary integer NOT NULL)"
+            )
+            cursor.execute("INSERT OR IGNORE INTO catalog_search_state (id, vocabulary) VALUES (1, random())")
             cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
             present = {row[0] for row in cursor.fetchall()}
             missing = [name for name in _SQLITE_TRIGGERS if name not in present]
@@ -131,8 +177,9 @@ def install(schema_editor=None) -> None:
                 cursor.execute(_SQLITE_TRIGGERS[name])
             if missing:
                 # A table was rebuilt without its triggers: the indexes may be stale.
-                for table in ("catalog_game_words", "catalog_nameword_fts", "catalog_page_fts"):
+                for table in ("catalog_game_words", "catalog_page_fts"):
                     cursor.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
+                cursor.execute("UPDATE catalog_search_state SET vocabulary = random() WHERE id = 1")
 
 
 def uninstall(schema_editor) -> None:
@@ -141,9 +188,9 @@ def uninstall(schema_editor) -> None:
             for sql in _PG_TEARDOWN:
                 cursor.execute(sql)
         elif schema_editor.connection.vendor == "sqlite":
-            for name in _SQLITE_TRIGGERS:
+            for name in [*_SQLITE_TRIGGERS, "catalog_nameword_fts_ai", "catalog_nameword_fts_ad"]:
                 cursor.execute(f"DROP TRIGGER IF EXISTS {name}")
-            for table in ("catalog_game_words", "catalog_nameword_fts", "catalog_page_fts"):
+            for table in ("catalog_game_words", "catalog_nameword_fts", "catalog_page_fts", "catalog_search_state"):
                 cursor.execute(f"DROP TABLE IF EXISTS {table}")
 
 
@@ -159,18 +206,127 @@ def post_migrate(sender=None, using="default", **kwargs) -> None:
 
 # -- titles -----------------------------------------------------------------------------
 #
-# Two steps, both through indexes. First each query word is matched against the
-# vocabulary of words that occur in names (a few ten thousand rows): the word
-# itself, words with similar trigrams (typos), and for the last word the words it
-# begins (typing in progress). Then the games whose names hold, for every query
-# word, one of its matches are read from a word index of the names, exact full-name
-# matches first, then the most owned. The few hundred candidates are ranked here:
-# how well each query word matched, how close the whole query is to one of the
-# game's names, how many people own it.
+# One SQL statement per search. The vocabulary of the words that occur in names
+# (catalog_nameword, some 16,000 words) is held in memory with an index of its
+# trigrams (:class:`Vocabulary`); each query word is matched there: the word itself,
+# the words whose trigrams are similar enough (typos, measured as pg_trgm's
+# similarity), and for the last word the shortest words it begins (typing in
+# progress). Then one statement reads the vocabulary's version stamp and, from a
+# word index of the names (PostgreSQL: GIN on to_tsvector('simple', name_key);
+# SQLite: FTS5), the games whose names hold a match of every query word, exact
+# full-name matches first, then the most owned. A stamp that is not the one of the
+# vocabulary in memory (a game added or renamed, here or in another process) reloads
+# the vocabulary and runs the statement again. The few hundred candidates are ranked
+# here: how close the whole query is to one of the game's names, how well each query
+# word matched, how many people own it.
 
-WORD_THRESHOLD = 0.45
-WORD_MATCHES = 8
+WORD_THRESHOLD = 0.45  # pg_trgm similarity a vocabulary word needs to stand for a query word
+WORD_MATCHES = 8  # vocabulary words kept per query word
+PREFIX_MATCHES = 12  # more for the last query word: the shortest words it begins
 PREFIX = 0.9  # the score of a word the last query word begins
+MAX_WORDS = 8
+
+
+def _grams(word: str) -> frozenset[str]:
+    """pg_trgm's trigrams of one word: padded with two spaces before and one after."""
+    padded = f"  {word} "
+    return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
+
+
+class Vocabulary:
+    """The distinct words of the games' names, in order (for word beginnings) and
+    with an inverted index of their trigrams (for typos), at one version stamp.
+
+    Some 16,000 words take about 4 MB and 0.1 s to read and index: each word's
+    trigrams are a tuple of shared (interned) strings, not a set of its own."""
+
+    def __init__(self, version: int | None, words: Iterable[str]) -> None:
+        self.version = version
+        self.words = sorted(set(words))
+        intern = sys.intern
+        self.grams = [tuple(map(intern, _grams(w))) for w in self.words]
+        self.grams_of = dict(zip(self.words, self.grams))
+        postings: dict[str, list[int]] = {}
+        for i, grams in enumerate(self.grams):
+            for gram in grams:
+                found = postings.get(gram)
+                if found is None:
+                    postings[gram] = [i]
+                else:
+                    found.append(i)
+        self.postings = {gram: array("i", found) for gram, found in postings.items()}
+
+    def similar(self, word: str) -> dict[str, float]:
+        """The words whose trigram similarity to ``word`` reaches WORD_THRESHOLD."""
+        query = _grams(word)
+        n = len(query)
+        # similarity = shared / (n + m - shared) <= shared / n, so a word similar
+        # enough shares at least `need` of the query's n trigrams, hence one of any
+        # n - need + 1 of them: only the postings of the rarest are read.
+        need = max(1, math.ceil(WORD_THRESHOLD * n - 1e-9))
+        rarest = sorted(query, key=lambda g: len(self.postings.get(g, ())))[: n - need + 1]
+        seen: set[int] = set()
+        for gram in rarest:
+            seen.update(self.postings.get(gram, ()))
+        found = {}
+        for i in seen:
+            grams = self.grams[i]
+            shared = len(query.intersection(grams))
+            score = shared / (n + len(grams) - shared)
+            if score >= WORD_THRESHOLD:
+                found[self.words[i]] = score
+        return found
+
+    def beginning(self, prefix: str, count: int) -> list[str]:
+        """The ``count`` shortest words that begin with ``prefix`` (itself included)."""
+        words = self.words
+        i = bisect.bisect_left(words, prefix)
+        found = []
+        while i < len(words) and words[i].startswith(prefix):
+            found.append(words[i])
+            i += 1
+        return heapq.nsmallest(count, found, key=lambda w: (len(w), w))
+
+    def expand(self, words: list[str]) -> list[dict[str, float]]:
+        """For each query word: the vocabulary words it may stand for, with a score
+        (1 for the word itself, PREFIX for a word the last query word begins)."""
+        last = len(words) - 1
+        expansions = []
+        for i, word in enumerate(words):
+            found = self.similar(word) if len(word) >= 3 else {}
+            if word in self.grams_of:
+                found[word] = 1.0
+            keep = WORD_MATCHES
+            if i == last:
+                keep += PREFIX_MATCHES
+                for w in self.beginning(word, PREFIX_MATCHES):
+                    found.setdefault(w, 0.0)
+                for w, score in found.items():
+                    if w != word and w.startswith(word):
+                        found[w] = max(score, PREFIX)
+            best = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))[:keep]
+            expansions.append(dict(best))
+        return expansions
+
+
+_vocabularies: dict[tuple[str, str], Vocabulary] = {}
+
+
+def _vocabulary(reload: bool = False) -> Vocabulary:
+    """This process's copy of the vocabulary of the current database, loaded (words
+    and stamp in one statement, so that they agree) when missing or ``reload``."""
+    key = (connection.alias, str(connection.settings_dict.get("NAME")))
+    vocabulary = _vocabularies.get(key)
+    if vocabulary is None or reload:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT s.vocabulary, w.word FROM catalog_search_state s "
+                "LEFT JOIN catalog_nameword w ON 1 = 1 WHERE s.id = 1"
+            )
+            rows = cursor.fetchall()
+        vocabulary = Vocabulary(rows[0][0] if rows else None, [word for _, word in rows if word is not None])
+        _vocabularies[key] = vocabulary
+    return vocabulary
 
 
 def search_games(query: str, games: QuerySet[Game] | None = None, limit: int = TITLE_LIMIT) -> list[int]:
@@ -180,106 +336,106 @@ def search_games(query: str, games: QuerySet[Game] | None = None, limit: int = T
     matter; a typo or two in a word still finds it.
     """
     folded = textlib.fold_query(query)
-    words = folded.split()[:8]
+    words = folded.split()[:MAX_WORDS]
     if not words:
         return []
-    expansions = _expand(words)
-    if not all(expansions):
-        return []
-    rows = _candidates(folded, expansions, games if games is not None else Game.objects.all())
+    if games is not None and _keeps_all(games):
+        games = None  # the faster statement, without the ORM
+    vocabulary = _vocabulary()
+    for attempt in range(3):
+        expansions = vocabulary.expand(words)
+        try:
+            stamp, rows = _candidates(folded, expansions, games)
+        except EmptyResultSet:  # games.none()
+            return []
+        if stamp == vocabulary.version or attempt == 2:
+            break
+        # The names changed since the vocabulary was read: read it again, search again.
+        vocabulary = _vocabulary(reload=True)
+    return _rank(folded, expansions, rows, vocabulary)[:limit]
+
+
+def _rank(folded: str, expansions: list[dict[str, float]], rows, vocabulary: Vocabulary) -> list[int]:
+    """The candidates' ids, best first. How close the whole query is to one of a
+    game's names counts most ("wingspn" is nearer "Wingspan" than "Buffalo Wings"),
+    then how well each query word matched, then how many people own the game.
+
+    Closeness is pg_trgm's similarity between the query and the name; the loop is
+    written for speed, since a common word brings a few hundred candidates."""
+    query_grams = frozenset().union(*(_grams(w) for w in folded.split()))
+    size = len(query_grams)
+    grams_of = vocabulary.grams_of
+    scores: dict[str, list[tuple[int, float]]] = {}
+    for i, expansion in enumerate(expansions):
+        for word, score in expansion.items():
+            scores.setdefault(word, []).append((i, score))
+    count = len(expansions)
     scored = []
     for game_id, key, owned in rows:
-        present = set(key.replace("|", " ").split())
-        matched = sum(max((score for w, score in e.items() if w in present), default=0.0) for e in expansions)
-        # How close the whole query is to one of the names counts most ("wingspn" is
-        # nearer "Wingspan" than "Buffalo Wings"), then how well each word matched.
-        closeness = textlib.similarity(folded, key)
-        scored.append((-round(closeness + 0.5 * matched / len(expansions), 4), -owned, game_id))
+        closeness = 0.0
+        best = [0.0] * count
+        for name in key.split(" | "):
+            grams: set[str] = set()
+            for word in name.split():
+                grams.update(grams_of.get(word) or _grams(word))
+                for i, score in scores.get(word, ()):
+                    if score > best[i]:
+                        best[i] = score
+            shared = len(query_grams & grams)
+            if shared and shared / (size + len(grams) - shared) > closeness:
+                closeness = shared / (size + len(grams) - shared)
+        scored.append((-round(closeness + 0.5 * sum(best) / count, 4), -owned, game_id))
     scored.sort()
-    return [row[-1] for row in scored[:limit]]
+    return [row[2] for row in scored]
 
 
-def _expand(words: list[str]) -> list[dict[str, float]]:
-    """For each query word: the vocabulary words it may stand for, with a score."""
-    found: list[dict[str, float]] = [{} for _ in words]
-    last = len(words) - 1
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                """SELECT q.i, v.word, similarity(v.word, q.w)
-                   FROM unnest(%s::text[]) WITH ORDINALITY AS q(w, i)
-                   JOIN LATERAL (SELECT word FROM catalog_nameword
-                                 WHERE length(q.w) >= 3 AND word %% q.w
-                                 ORDER BY similarity(word, q.w) DESC LIMIT 40) v ON true
-                   UNION ALL
-                   SELECT q.i, q.w, 1.0 FROM unnest(%s::text[]) WITH ORDINALITY AS q(w, i)
-                   WHERE EXISTS (SELECT 1 FROM catalog_nameword WHERE word = q.w)
-                   UNION ALL
-                   (SELECT %s, word, %s FROM catalog_nameword WHERE word LIKE %s ORDER BY length(word), word LIMIT 12)""",
-                [words, words, last + 1, PREFIX, words[last].replace("%", "").replace("_", r"\_") + "%"],
-            )
-            rows = [(int(i) - 1, word, float(score)) for i, word, score in cursor.fetchall()]
-        else:
-            parts, params = [], []
-            for i, word in enumerate(words):
-                grams = _grams(word)
-                if len(word) >= 3 and grams:
-                    parts.append(
-                        "SELECT * FROM (SELECT %s, word FROM catalog_nameword_fts WHERE catalog_nameword_fts MATCH %s "
-                        "ORDER BY rank LIMIT 40)"
-                    )
-                    params += [i, " OR ".join(f'"{g}"' for g in grams)]
-                parts.append("SELECT %s, word FROM catalog_nameword WHERE word = %s")
-                params += [i, word]
-            parts.append(
-                "SELECT * FROM (SELECT %s, word FROM catalog_nameword WHERE word >= %s AND word < %s "
-                "ORDER BY length(word), word LIMIT 12)"
-            )
-            params += [-1, words[last], words[last] + "\U0010ffff"]
-            cursor.execute(" UNION ALL ".join(parts), params)
-            rows = []
-            for i, word in cursor.fetchall():
-                if i == -1:
-                    rows.append((last, word, PREFIX))
-                else:
-                    rows.append((i, word, 1.0 if word == words[i] else textlib.similarity(words[i], word)))
-    for i, word, score in rows:
-        if word == words[i]:
-            score = 1.0
-        elif i == last and word.startswith(words[i]):
-            score = max(score, PREFIX)
-        elif score < WORD_THRESHOLD:
-            continue
-        if score > found[i].get(word, 0.0):
-            found[i][word] = score
-    return [dict(sorted(f.items(), key=lambda kv: -kv[1])[:WORD_MATCHES + (12 if i == last else 0)])
-            for i, f in enumerate(found)]
+def _keeps_all(games: QuerySet[Game]) -> bool:
+    query = games.query
+    return games.model is Game and not query.where and not query.is_sliced and not query.combinator
 
 
-def _grams(word: str) -> list[str]:
-    return sorted({word[i : i + 3] for i in range(len(word) - 2)})
-
-
-def _candidates(folded: str, expansions: list[dict[str, float]], games: QuerySet[Game]) -> list[tuple[int, str, int]]:
-    exact = RawSQL(
-        "CASE WHEN (' | ' || catalog_game.name_key || ' | ') LIKE %s THEN 0 ELSE 1 END", [f"% | {folded} | %"],
-        output_field=FloatField(),
-    )
-    if connection.vendor == "postgresql":
-        tsquery = " & ".join("(" + " | ".join(f"'{w}'" for w in e) + ")" for e in expansions)
-        matching = games.filter(RawSQL(
-            "to_tsvector('simple', catalog_game.name_key) @@ to_tsquery('simple', %s)", [tsquery],
-            output_field=BooleanField(),
-        ))
+def _candidates(
+    folded: str, expansions: list[dict[str, float]], games: QuerySet[Game] | None
+) -> tuple[int | None, list[tuple[int, str, int]]]:
+    """The vocabulary's stamp, and the (at most CANDIDATES) games among ``games``
+    whose names hold a match of every query word, exact full-name matches first,
+    then the most owned: (id, name_key, owned_count), in no particular order."""
+    stamp_sql = "SELECT 0, vocabulary, NULL, NULL FROM catalog_search_state WHERE id = 1"
+    if not all(expansions):
+        sql, params = stamp_sql, []
     else:
-        match = " AND ".join("(" + " OR ".join(f'"{w}"' for w in e) + ")" for e in expansions)
-        matching = games.filter(id__in=RawSQL(
-            "SELECT rowid FROM catalog_game_words WHERE catalog_game_words MATCH %s", [match]
-        ))
-    return list(
-        matching.annotate(exact=exact).order_by("exact", "-owned_count", "id")
-        .values_list("id", "name_key", "owned_count")[:CANDIDATES]
-    )
+        if connection.vendor == "postgresql":
+            match = "to_tsvector('simple', catalog_game.name_key) @@ to_tsquery('simple', %s)"
+            words = " & ".join("(" + " | ".join(f"'{w}'" for w in e) + ")" for e in expansions)
+            inexact = "strpos(' | ' || catalog_game.name_key || ' | ', %s) = 0"
+        else:
+            match = "catalog_game.id IN (SELECT rowid FROM catalog_game_words WHERE catalog_game_words MATCH %s)"
+            words = " AND ".join("(" + " OR ".join(f'"{w}"' for w in e) + ")" for e in expansions)
+            inexact = "instr(' | ' || catalog_game.name_key || ' | ', %s) = 0"
+        name = f" | {folded} | "
+        if games is None:
+            found_sql = (
+                "SELECT catalog_game.id, catalog_game.name_key, catalog_game.owned_count FROM catalog_game "
+                f"WHERE {match} ORDER BY {inexact}, catalog_game.owned_count DESC, catalog_game.id LIMIT %s"
+            )
+            found_params = [words, name, CANDIDATES]
+        else:
+            # The filters go into the same WHERE through the ORM: as a subquery of
+            # the ids they keep, SQLite scanned them all (10 ms even for one result).
+            found = (
+                games.filter(RawSQL(match, [words], output_field=BooleanField()))
+                .annotate(search_inexact=RawSQL(inexact, [name], output_field=BooleanField()))
+                .order_by("search_inexact", "-owned_count", "id")
+                .values_list("id", "name_key", "owned_count")[:CANDIDATES]
+            )
+            found_sql, found_params = found.query.sql_with_params()
+        sql = f"{stamp_sql} UNION ALL SELECT 1, c.id, c.name_key, c.owned_count FROM ({found_sql}) AS c"
+        params = list(found_params)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        result = cursor.fetchall()
+    stamp = next((row[1] for row in result if row[0] == 0), None)
+    return stamp, [row[1:] for row in result if row[0] == 1]
 
 
 def naive_search_games(query: str, limit: int = TITLE_LIMIT) -> list[int]:

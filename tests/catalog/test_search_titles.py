@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import search
+from catalog import search, services
 from catalog.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +64,17 @@ def test_filters_narrow_a_title_search(games):
     games["catan"].save()
     assert titles("catan", Game.objects.filter(max_players__gte=3)) == ["Catan"]
     assert titles("catan", Game.objects.filter(max_players__gte=5)) == []
+
+
+def test_filters_with_joins_and_distinct_narrow_a_title_search(games, theme):
+    services.add_copy(games["catan"], "C1")
+    services.add_copy(games["catan"], "C2")
+    available = Game.objects.available_now()
+    assert titles("catane", available) == ["Catan"]
+    assert titles("drumlin", available) == []
+    games["drum"].terms.add(theme)
+    assert titles("drum", Game.objects.matching({"theme": "animals"})) == ["Drum Circle"]
+    assert titles("drum", Game.objects.none()) == []
 
 
 def test_renaming_a_game_updates_the_index(games):
