@@ -5,9 +5,17 @@ Secrecy: a group message only ever says "table N is at version v". Each socket
 then asks ``services.snapshot`` for the view of the seat *its own person*
 holds, so nothing of another seat's view can reach it.
 
-Every ORM access happens inside ``database_sync_to_async``; that is why these
-consumers may skip Channels' ``aclose_old_connections`` thread hop before each
-handler (PERF-NOTES.md: a large share of the per-message cost).
+Every ORM access happens inside ``database_sync_to_async`` (through
+:func:`db`); that is why these consumers may skip Channels' ``aclose_old_connections``
+thread hop before each handler (PERF-NOTES.md: a large share of the per-message
+cost).
+
+Database threads: by default Channels runs every ``database_sync_to_async``
+call of a process on one single thread, so the sockets of a server process wait
+for each other's queries, one round trip at a time. On PostgreSQL, :func:`db`
+runs them on a pool of threads instead (each with a pooled connection): the
+table row lock serialises what must be, the rest overlaps. SQLite keeps the
+one thread (one writer anyway).
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -22,6 +31,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
 from games import ratelimit, services
@@ -37,6 +47,27 @@ from games.protocol import (
 )
 
 log = logging.getLogger(__name__)
+
+_db_executor: ThreadPoolExecutor | None = None
+
+
+def db_threads() -> int:
+    """How many threads run this process's database calls (PostgreSQL): as
+    many as the connection pool holds (DATABASE_POOL_SIZE), at most 32."""
+    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    size = pool.get("max_size", 10) if isinstance(pool, dict) else 10
+    return max(1, min(32, int(size)))
+
+
+def db(func: Any) -> Any:
+    """``database_sync_to_async(func)``, on the database thread pool where the
+    database allows parallel calls (see the module's docstring)."""
+    global _db_executor
+    if _db_executor is None:
+        if connection.vendor == "sqlite":
+            return database_sync_to_async(func)
+        _db_executor = ThreadPoolExecutor(max_workers=db_threads(), thread_name_prefix="ludo-db")
+    return database_sync_to_async(func, thread_sensitive=False, executor=_db_executor)
 
 TOUCH_EVERY = 20.0  # seconds between presence refreshes of one socket (its pings)
 RATE_ERROR_EVERY = 1.0  # at most one rate_limited error a second per socket
@@ -96,7 +127,7 @@ class _Guarded(AsyncJsonWebsocketConsumer):
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Same as Channels' dispatch without the aclose_old_connections() hop:
-        # these consumers touch the ORM only through database_sync_to_async,
+        # these consumers touch the ORM only through database_sync_to_async (db),
         # which closes stale connections in its own thread.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -171,7 +202,7 @@ class TableConsumer(_Guarded):
         self.chat_channel: str | None = None
         self.last_touch = 0.0
         self.poller: asyncio.Task | None = None
-        self.who = await database_sync_to_async(services.Who.from_scope)(self.scope)
+        self.who = await db(services.Who.from_scope)(self.scope)
         self.person_key = _person_key(self.who, self.channel_name)
         await self.accept()
 
@@ -184,7 +215,7 @@ class TableConsumer(_Guarded):
         await self.channel_layer.group_discard(f"table.{self.table_id}", self.channel_name)
         if self.chat_channel:
             await self.channel_layer.group_discard(self.chat_channel, self.channel_name)
-        await database_sync_to_async(services.disconnect)(self.channel_name)
+        await db(services.disconnect)(self.channel_name)
 
     # -- from the client -------------------------------------------------------------------
 
@@ -200,7 +231,7 @@ class TableConsumer(_Guarded):
         if not self.opened:
             await self.error("hello_first", msg_id)
             return
-        call = database_sync_to_async
+        call = db
         t, who = self.table_id, self.who
         if kind == "sync":
             await self.send_state("state", f.get("since"))
@@ -254,14 +285,14 @@ class TableConsumer(_Guarded):
 
     async def open(self, since: int | None, invite: str | None) -> None:
         if not self.opened:
-            self.who = await database_sync_to_async(services.Who.from_scope)(self.scope)
+            self.who = await db(services.Who.from_scope)(self.scope)
             self.person_key = _person_key(self.who, self.channel_name)
-            table, seat = await database_sync_to_async(services.open_table)(self.table_id, self.who, invite)
+            table, seat = await db(services.open_table)(self.table_id, self.who, invite)
             self.invite = invite
             # Join the group before reading the state: no version can fall between.
             await self.channel_layer.group_add(f"table.{self.table_id}", self.channel_name)
             await self._set_seat(seat)
-            await database_sync_to_async(services.connect)(self.table_id, self.channel_name, self.who, seat)
+            await db(services.connect)(self.table_id, self.channel_name, self.who, seat)
             self.opened = True
             interval = poll_seconds()
             if interval:
@@ -271,7 +302,7 @@ class TableConsumer(_Guarded):
     async def _poll(self, interval: float) -> None:
         # The new version goes through this socket's own channel, so frames
         # stay in order with the other updates (versions only grow).
-        read = database_sync_to_async(services.current_version)
+        read = db(services.current_version)
         while True:
             await asyncio.sleep(interval)
             try:
@@ -286,7 +317,7 @@ class TableConsumer(_Guarded):
 
     async def send_state(self, frame: str, since: int | None, welcome: bool = False,
                          version: int | None = None) -> None:
-        snap = await database_sync_to_async(self._read)(since, welcome, version)
+        snap = await db(self._read)(since, welcome, version)
         await self._set_seat(snap["seat"])
         self.sent_v = max(self.sent_v, snap["v"])
         await self.send_json({"t": frame, **snap})
@@ -309,13 +340,13 @@ class TableConsumer(_Guarded):
             await self.channel_layer.group_add(wanted, self.channel_name)
             self.chat_channel = wanted
             if self.opened:
-                await database_sync_to_async(services.connect)(self.table_id, self.channel_name, self.who, seat)
+                await db(services.connect)(self.table_id, self.channel_name, self.who, seat)
 
     async def _touch(self) -> None:
         now = time.monotonic()
         if self.opened and now - self.last_touch >= TOUCH_EVERY:
             self.last_touch = now
-            version = await database_sync_to_async(services.touch)(self.channel_name, self.table_id, timezone.now())
+            version = await db(services.touch)(self.channel_name, self.table_id, timezone.now())
             if version is not None and version > self.sent_v:
                 await self.send_state("update", self.sent_v)
 
@@ -343,8 +374,8 @@ class LobbyConsumer(_Guarded):
         await self.accept()
         self.person_key = f"c{self.channel_name}"
         await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
-        self.stamp = await database_sync_to_async(services.lobby_stamp)()
-        tables = await database_sync_to_async(services.lobby_tables)()
+        self.stamp = await db(services.lobby_stamp)()
+        tables = await db(services.lobby_tables)()
         await self.send_json({"t": "lobby", "tables": tables})
         interval = poll_seconds()
         self.poller = asyncio.create_task(self._poll(interval * 2)) if interval else None
@@ -355,7 +386,7 @@ class LobbyConsumer(_Guarded):
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
 
     async def _poll(self, interval: float) -> None:
-        read = database_sync_to_async(services.lobby_stamp)
+        read = db(services.lobby_stamp)
         while True:
             await asyncio.sleep(interval)
             try:
@@ -368,14 +399,14 @@ class LobbyConsumer(_Guarded):
                 await self.channel_layer.send(self.channel_name, {"type": "lobby.refresh"})
 
     async def lobby_refresh(self, event: dict[str, Any]) -> None:
-        tables = await database_sync_to_async(services.lobby_tables)()
+        tables = await db(services.lobby_tables)()
         await self.send_json({"t": "lobby", "tables": tables})
 
     async def handle(self, message: Message) -> None:
         if message.type == "ping":
             await self.pong(message)
         elif message.type in ("hello", "sync"):
-            tables = await database_sync_to_async(services.lobby_tables)()
+            tables = await db(services.lobby_tables)()
             await self.send_json({"t": "lobby", "tables": tables})
         else:
             await self.error("unknown_type", message.id, field="t")

@@ -315,9 +315,21 @@ def _get(table_id: Any) -> Table:
 
 def _lock(table_id: Any) -> Table:
     try:
-        return Table.objects.select_for_update().get(pk=int(table_id))
+        table = Table.objects.select_for_update().get(pk=int(table_id))
     except (Table.DoesNotExist, TypeError, ValueError):
         raise TableError("not_found") from None
+    table._as_loaded = _table_values(table)  # to write back only the columns that changed
+    return table
+
+
+@functools.cache
+def _table_fields() -> dict[str, str]:
+    """attname -> field name of the table's columns (the primary key aside)."""
+    return {f.attname: f.name for f in Table._meta.concrete_fields if not f.primary_key}
+
+
+def _table_values(table: Table) -> dict[str, Any]:
+    return {attname: getattr(table, attname) for attname in _table_fields()}
 
 
 _SEAT_FIELDS = ("user_id", "guest_key", "name", "bot_level", "resigned", "clock_ms", "turn_started_at", "deadline",
@@ -531,30 +543,67 @@ def _freeze(table_id: Any, version: int | None = None) -> _Frozen:
             found = None
         if found is not None:
             return found
-    table = _get(table_id)
-    key = (table.pk, table.version)
-    found = _cached(key)
+    try:
+        pk = int(table_id)
+    except (TypeError, ValueError):
+        raise TableError("not_found") from None
+    # Every change a frame shows appends an action and bumps the version in the
+    # same transaction. Read the last actions first and the table row last: if
+    # the table is still at the last action's version, nothing was committed
+    # in between, and the three reads saw one and the same version.
+    for _attempt in range(3):
+        actions = list(Action.objects.filter(table_id=pk).order_by("-version")[:RESYNC_EVENTS])
+        actions.reverse()
+        seats = list(Seat.objects.filter(table_id=pk).order_by("index"))
+        table = _get(pk)
+        if actions and actions[-1].version == table.version:
+            break
+    found = _cached((table.pk, table.version))
     if found is not None:
         return found
-    seats = _seats(table)
-    actions = list(
-        Action.objects.filter(table=table, version__gt=table.version - RESYNC_EVENTS, version__lte=table.version)
-        .order_by("version")
-    )
+    consistent = bool(actions) and actions[-1].version == table.version
+    for seat in seats:
+        seat._loaded = _seat_values(seat)
     frozen = _Frozen(table, seats, actions)
     if table.state is not None:
         frozen.rules = rules_for(table)
         frozen.state = _state(table, frozen.rules)
         if table.status == Table.Status.RUNNING:
             frozen.to_act = list(frozen.rules.to_act(frozen.state))
-    # Every change a frame shows bumps the version in the same transaction; if the
-    # version is still the same after the reads, they all saw that one version.
-    if Table.objects.filter(pk=table.pk, version=table.version).exists():
-        with _frozen_lock:
-            _frozen[key] = frozen
-            while len(_frozen) > FROZEN_MAX:
-                _frozen.popitem(last=False)
+    if consistent:
+        _store(frozen)
     return frozen
+
+
+def _store(frozen: _Frozen) -> None:
+    with _frozen_lock:
+        _frozen[(frozen.table.pk, frozen.table.version)] = frozen
+        while len(_frozen) > FROZEN_MAX:
+            _frozen.popitem(last=False)
+
+
+def _remember(table: Table, seats: list[Seat], rules: Rules, state: Any) -> None:
+    """Once the transaction commits, keep the table as this process just wrote
+    it for its own sockets (they would read back exactly this): the version a
+    player's move made needs no read on the process that took the move.
+
+    Only when this process holds the version before (for the last actions);
+    call it before ``_broadcast`` so the version is there when sockets ask.
+    """
+    recorded = list(getattr(table, "_recorded", ()))
+    if not recorded:
+        return
+
+    def keep() -> None:
+        before = _cached((table.pk, recorded[0].version - 1))
+        if before is None:
+            return
+        frozen = _Frozen(table, seats, (before.actions + recorded)[-RESYNC_EVENTS:], rules, state)
+        if table.status == Table.Status.RUNNING:
+            frozen.to_act = list(rules.to_act(state))
+        _store(frozen)
+
+    _after_commit(keep)
 
 
 def snapshot(table_id: Any, who: Who, since: int | None = None, now: datetime | None = None,
@@ -619,12 +668,24 @@ def chat_backlog(table_id: int, channel: str) -> list[dict[str, Any]]:
 
 def _record(table: Table, kind: str, seat: int | None = None, move: str = "", payload: dict | None = None) -> Action:
     table.version += 1
-    return Action.objects.create(table=table, version=table.version, seat=seat, kind=kind, move=move,
-                                 payload=payload or {})
+    action = Action.objects.create(table=table, version=table.version, seat=seat, kind=kind, move=move,
+                                   payload=payload or {})
+    table.__dict__.setdefault("_recorded", []).append(action)
+    return action
 
 
 def _save(table: Table, seats: list[Seat] | None = None) -> None:
-    table.save()
+    loaded = getattr(table, "_as_loaded", None)
+    if loaded is None:
+        table.save()
+    else:
+        # A move changes a few columns; encoding and sending the others (options,
+        # clock, offers...) again was a good share of a move's cost.
+        names = _table_fields()
+        changed = {names[a] for a, value in loaded.items() if getattr(table, a) != value}
+        if changed:
+            table.save(update_fields=sorted(changed | {"updated_at"}))
+            table._as_loaded = _table_values(table)
     changed = [s for s in seats or () if getattr(s, "_loaded", None) != _seat_values(s)]
     if changed:
         Seat.objects.bulk_update(
@@ -990,8 +1051,9 @@ def play_move(table_id: Any, who: Who, move: str, expected_version: int, seat: i
     if not isinstance(move, str) or not move:
         raise TableError("illegal_move", "a move is a non-empty string", v=table.version)
     rules = rules_for(table)
-    _play(table, seats, rules, mine.index, move, "move", now)
+    state = _play(table, seats, rules, mine.index, move, "move", now)
     _save(table, seats)
+    _remember(table, seats, rules, state)
     _broadcast(table, "move", seats, lobby=table.is_over)
     return table.version
 

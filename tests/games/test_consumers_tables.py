@@ -275,7 +275,9 @@ async def test_draw_offer_decline_and_accept():
     await socks[1].send(t="draw", action="decline", id=3)
     assert (await socks[1].answer())["t"] == "ack"
     assert (await socks[0].until("update", v=table.version + 2))["draw_offers"] == []
-    await socks[0].send(t="draw", action="offer")
+    # Two sockets, no order between them: the offer is in before the accept is sent.
+    await socks[0].send(t="draw", action="offer", id=5)
+    assert (await socks[0].answer())["t"] == "ack"
     await socks[1].send(t="draw", action="accept", id=4)
     assert (await socks[1].answer())["t"] == "ack"
     done = await socks[0].until("update", status="finished")
