@@ -5,6 +5,7 @@
 
 import { boardHost, lastMoveOf, loadBoard } from "./table/boards.js";
 import { el, fill, gettext, outcomeWords, seatName } from "./table/format.js";
+import { moveLabel, moveText } from "./table/moves.js";
 
 const AUTOPLAY_EVERY = 1200; // ms
 
@@ -37,6 +38,7 @@ class Replay {
     }
     this.data = data;
     this.steps = data.steps;
+    this.texts = this.moveTexts();
     if (!this.steps.length) {
       this.nodes.status.textContent = gettext("This game has not started: there is nothing to replay yet.");
       return;
@@ -140,8 +142,31 @@ class Replay {
   describe(step, index) {
     if (index === 0) return gettext("The position at the start.");
     const who = seatName(this.data.seats[step.seat]);
-    const move = step.move ?? lastMoveOf(step.view);
-    return move ? fill(gettext("%(name)s played %(move)s."), { name: who, move }) : fill(gettext("%(name)s played."), { name: who });
+    const move = this.texts[index];
+    if (move === "pass") return fill(gettext("%(name)s passed."), { name: who });
+    return move ? fill(gettext("%(name)s played %(move)s."), { name: who, move: moveLabel(move).text })
+      : fill(gettext("%(name)s played."), { name: who });
+  }
+
+  /**
+   * Each step's move text, or null while it is a secret: from the step itself (once
+   * the game is over), its view's last move, or a later view that reveals it
+   * (`revealed_moves`, see static/js/table/moves.js).
+   */
+  moveTexts() {
+    const texts = this.steps.map((step) => step.move ?? lastMoveOf(step.view));
+    this.steps.forEach((step, index) => {
+      for (const item of (step.view && step.view.revealed_moves) || []) {
+        if (!item || typeof item.move !== "string") continue;
+        for (let k = index - 1; k > 0; k -= 1) {
+          if (this.steps[k].seat === item.seat && this.steps[k].kind === "move" && texts[k] === null) {
+            texts[k] = item.move;
+            break;
+          }
+        }
+      }
+    });
+    return texts;
   }
 
   renderPlayers() {
@@ -160,13 +185,13 @@ class Replay {
 
   renderMoves() {
     const items = this.steps.map((step, index) => {
-      const label = index === 0 ? gettext("Start") : step.move ?? lastMoveOf(step.view) ?? gettext("(hidden)");
+      const label = index === 0 ? el("span", { class: "move-text" }, gettext("Start")) : moveText(this.texts[index]);
       const who = index === 0 ? "" : seatName(this.data.seats[step.seat]);
       return el("li", { dataset: { step: index } },
         el("button", { type: "button", class: "move-jump", on: { click: () => this.show(index) } },
           el("span", { class: "move-no" }, index ? `${index}.` : ""), " ",
           who ? el("span", { class: "move-who" }, `${who} `) : null,
-          el("span", { class: "move-text" }, label)));
+          label));
     });
     this.nodes.moves.replaceChildren(...items);
   }

@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from games import engines
+
 pytestmark = pytest.mark.browser
 
 # The board stand-in: one button per legal move; it says which version it drew and
@@ -140,9 +142,16 @@ def stale(message: dict[str, Any], v: int) -> dict[str, Any]:
             "message": "La table a changé depuis que vous l’avez vue.", "v": v}
 
 
+def replay_data(game: str, status: str, v: int, steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the replay API answers (docs/protocol.md)."""
+    return {"table": 1, "game": game, "status": status, "v": v, "options": {},
+            "seats": [seat(0, "Zoé"), seat(1, "Léo")], "outcome": None, "steps": steps}
+
+
 def open_table(server: Any, probe: Any, game: str, hello: Callable[[], dict[str, Any]],
-               replay: dict[str, Any] | None = None) -> ScriptedTable:
-    """A guest's table page of ``game`` with a scripted socket and the stand-in board."""
+               replay: Callable[[], dict[str, Any]] | None = None) -> ScriptedTable:
+    """A guest's table page of ``game`` with a scripted socket and the stand-in board;
+    ``replay()`` answers the table's replay API (by default: no step)."""
     page = probe.page
     page.goto(server.url("/invite/?next=/jouer/"))
     page.get_by_label("Nom affiché").fill("Zoé")
@@ -150,11 +159,11 @@ def open_table(server: Any, probe: Any, game: str, hello: Callable[[], dict[str,
     page.wait_for_url(server.url("/jouer/"))
     page.route(f"**/static/js/boards/{game}.js",
                lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_BOARD))
-    steps = replay or {"table": 1, "game": game, "status": "running", "v": 0, "options": {},
-                       "seats": [seat(0, "Zoé"), seat(1, "Léo")], "outcome": None, "steps": []}
-    body = json.dumps(steps)
-    page.route(re.compile(r"/api/tables/\d+/replay/"),
-               lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+    def answer_replay(route: Any) -> None:
+        data = replay() if replay else replay_data(game, "running", 0, [])
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(data))
+
+    page.route(re.compile(r"/api/tables/\d+/replay/"), answer_replay)
     table = ScriptedTable(page, game, hello)
     form = page.locator("form[data-quick-form]")
     form.locator("select[name=game]").select_option(game)
@@ -229,4 +238,80 @@ def test_a_move_refused_before_the_newer_update_waits_for_it_then_is_played_agai
     expect(board(page)).to_have_attribute("data-version", "7")
     expect(board(page)).to_have_attribute("data-moves", "2")
     assert table.moves() == [("a", 5), ("a", 6)]
+    browser_page.assert_no_console_errors()
+
+
+# -- the move list -------------------------------------------------------------------------------
+
+RAMPANTS = engines.get("rampants-sauteurs")
+
+
+def move_texts(page: Any) -> list[str]:
+    return page.locator("[data-moves] li[data-v] .move-text").all_inner_texts()
+
+
+def test_the_move_list_shows_a_secret_layout_once_revealed_and_pass_as_a_word(daphne_server, browser_page):
+    page = browser_page.page
+    start = RAMPANTS.new_game(2, seed=5, options={"first_player": "0"})
+    leo_chose = RAMPANTS.play(start, 1, "CJJ/JCC")
+    both = RAMPANTS.play(leo_chose, 0, "JJC/CCJ")
+    assert RAMPANTS.view(both, 0)["revealed_moves"] == [{"seat": 1, "move": "CJJ/JCC"}]
+    # (A pass for the list: the board stand-in does not draw the view.)
+    passed = {**RAMPANTS.view(both, 0), "revealed_moves": [], "last_move": {"seat": 1, "move": "pass"}}
+    current = {"frame": frame("state", 3, RAMPANTS.legal_moves(start, 0), game="rampants-sauteurs",
+                              view=RAMPANTS.view(start, 0), to_act=(0, 1))}
+    spectator = [RAMPANTS.view(s, None) for s in (start, leo_chose, both)]
+    steps = [{"v": 3, "kind": "start", "seat": None, "at": None, "view": spectator[0]},
+             {"v": 4, "kind": "move", "seat": 1, "at": None, "view": spectator[1]},
+             {"v": 5, "kind": "move", "seat": 0, "at": None, "view": spectator[2]},
+             {"v": 6, "kind": "move", "seat": 1, "at": None, "view": {**passed, "seat": None}}]
+    # The replay API answers with the steps up to the table's version (the last one sent).
+    at = {"v": 3}
+
+    def replay() -> dict[str, Any]:
+        return replay_data("rampants-sauteurs", "running", at["v"], [s for s in steps if s["v"] <= at["v"]])
+
+    table = open_table(daphne_server, browser_page, "rampants-sauteurs", lambda: current["frame"], replay)
+    expect(board(page)).to_have_attribute("data-version", "3")
+
+    # Léo lays out his pieces first: a secret for Zoé.
+    at["v"] = 4
+    table.send(frame("update", 4, RAMPANTS.legal_moves(leo_chose, 0), game="rampants-sauteurs",
+                     view=RAMPANTS.view(leo_chose, 0), events=[other_moved(4)], to_act=(0,)))
+    expect(page.locator("[data-moves] li[data-v='4'] .move-text")).to_have_text("(caché)")
+
+    # Zoé chooses hers: both are revealed, and so is Léo's move in the list.
+    def reveal(message: dict[str, Any]) -> list[dict[str, Any]]:
+        at["v"] = 5
+        return [ack(message), frame("update", 5, [], game="rampants-sauteurs", view=RAMPANTS.view(both, 0),
+                                    events=[played(5, "JJC/CCJ")], to_act=(1,))]
+
+    table.answers = [reveal]
+    board(page).locator("[data-move='JJC/CCJ']").click()
+    expect(page.locator("[data-moves] li[data-v='5'] .move-text")).to_have_text("JJC/CCJ")
+    assert move_texts(page) == ["CJJ/JCC", "JJC/CCJ"]
+
+    # Léo passes: a word in the list, the notation in its title.
+    at["v"] = 6
+    table.send(frame("update", 6, [], game="rampants-sauteurs", view=passed, events=[other_moved(6)],
+                     to_act=(0,)))
+    last = page.locator("[data-moves] li[data-v='6'] .move-text")
+    expect(last).to_have_text("passe")
+    expect(last).to_have_attribute("title", "pass")
+    assert last.get_attribute("lang") is None
+
+    # After a reload the list comes from the replay API's spectator views: the same.
+    current["frame"] = frame("state", 6, [], game="rampants-sauteurs", view=passed, full=True, events=None)
+    page.reload()
+    expect(page.locator("[data-moves] li[data-v='6'] .move-text")).to_have_text("passe")
+    assert move_texts(page) == ["CJJ/JCC", "JJC/CCJ", "passe"]
+
+    # The replay page lists them alike.
+    page.goto(page.url + "revoir/")
+    items = page.locator("[data-moves] li .move-text")
+    expect(items).to_have_count(4)
+    assert items.all_inner_texts() == ["Début", "CJJ/JCC", "JJC/CCJ", "passe"]
+    expect(items.nth(3)).to_have_attribute("title", "pass")
+    page.locator("[data-go='last']").click()
+    expect(page.locator("[data-replay-status]")).to_have_text("Léo a passé.")
     browser_page.assert_no_console_errors()

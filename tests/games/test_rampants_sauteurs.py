@@ -240,6 +240,15 @@ def test_the_layouts_are_revealed_together_and_the_starting_player_moves():
         assert view["position"] == "cjj/jcc/.../.../.../.../CCJ/JJC 1"
         assert len(view["board"]["pieces"]) == 12
         assert view["setup"] is None
+        # The first layout, a secret until now, is public: the move list can show it.
+        assert view["revealed_moves"] == [{"seat": 0, "move": "JJC/CCJ"}]
+        assert view["last_move"] == {"seat": 1, "move": "CJJ/JCC"}
+    # Only the version of the reveal says so; the next move reveals nothing.
+    moved = RULES.play(state, 1, RULES.legal_moves(state, 1)[0])
+    assert RULES.view(moved, None)["revealed_moves"] == []
+    # While the setup lasts, nothing is revealed either.
+    half = RULES.play(RULES.new_game(2, seed=5), 0, "JJC/CCJ")
+    assert all(RULES.view(half, seat)["revealed_moves"] == [] for seat in (None, 0, 1))
 
 
 def test_a_chosen_layout_is_hidden_from_the_other_seat_and_from_spectators():

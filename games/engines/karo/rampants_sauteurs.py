@@ -359,9 +359,15 @@ class RampantsEtSauteurs(KaroRules):
                 for s in (0, 1)
             ]
         last = None
+        revealed: list[dict[str, JSON]] = []
         if state.last is not None:
             last_seat, last_move = state.last
             last = {"seat": last_seat, "move": None if last_seat in hidden else last_move}
+            if state.turn >= 0 and last_move in _LAYOUT_MOVES:
+                # Right after the second layout: the first one, a secret until now,
+                # stands untouched on the board and is public.
+                other = 1 - last_seat
+                revealed.append({"seat": other, "move": layout_of(board, other)})
         return {
             "game": self.slug,
             "seat": seat,
@@ -371,6 +377,9 @@ class RampantsEtSauteurs(KaroRules):
             "first_player": state.first if state.turn < 0 else None,
             "to_act": list(self.to_act(state)),
             "last_move": last,
+            # Moves played in secret that this version makes public (the shell's move
+            # list shows them in place of "hidden"; see static/js/table/moves.js).
+            "revealed_moves": revealed,
             "legal_moves": [] if seat is None else self.legal_moves(state, seat),
             "position": text,
             "seen": seen_to_json(state.seen, key_text),

@@ -11,6 +11,35 @@ import { el, fill, gettext, seatName } from "./format.js";
 
 export const MOVE_KINDS = new Set(["move", "timeout", "countdown"]);
 
+// Moves whose notation is a word: the list shows it translated (the notation stays in
+// the title).
+const MOVE_WORDS = {
+  pass: () => gettext("passes"),
+};
+
+/**
+ * How the list shows a move's text: {text, notation, hidden} where notation is the
+ * game's notation when `text` is not it (a word for "pass"), and null when the text is
+ * the notation itself. A move whose text is not known (a secret) is "(hidden)".
+ */
+export function moveLabel(move) {
+  if (move === null || move === undefined) return { text: gettext("(hidden)"), notation: null, hidden: true };
+  const word = MOVE_WORDS[move];
+  if (word) return { text: word(), notation: move, hidden: false };
+  return { text: move, notation: null, hidden: false };
+}
+
+/** The move text as a node of the list: the notation, or a word with the notation as its title. */
+export function moveText(move, className = "move-text") {
+  const label = moveLabel(move);
+  if (label.hidden) return el("span", { class: `${className} hidden-move` }, label.text);
+  if (label.notation !== null) {
+    const attrs = { class: `${className} move-word`, title: label.notation, dataset: { notation: label.notation } };
+    return el("span", attrs, label.text);
+  }
+  return el("span", { class: className, lang: "zxx" }, label.text);
+}
+
 export class MoveList {
   constructor(list, replayUrl) {
     this.list = list;
@@ -34,6 +63,7 @@ export class MoveList {
       this.entries.set(event.v, { v: event.v, seat: event.seat, kind: event.kind, text });
       if (text === null) unknown = true;
     }
+    this.reveal(frame.view, frame.v);
     if (frame.full && frame.status !== "open" && frame.view) unknown = true;
     if (unknown) this.fill(frame.v);
     this.render();
@@ -56,6 +86,7 @@ export class MoveList {
         const known = this.entries.get(step.v);
         const text = step.move ?? lastMoveOf(step.view) ?? (known ? known.text : null);
         this.entries.set(step.v, { v: step.v, seat: step.seat, kind: step.kind, text });
+        this.reveal(step.view, step.v);
       }
       this.fetchedUpTo = data.v;
       this.render();
@@ -71,17 +102,33 @@ export class MoveList {
     }
   }
 
+  /**
+   * A view may make public moves that were played in secret before its version (the
+   * layouts of Rampants et Sauteurs, once both are chosen): `revealed_moves`, a list
+   * of {seat, move}. Each fills the latest hidden move of that seat before `v`.
+   */
+  reveal(view, v) {
+    const revealed = view && Array.isArray(view.revealed_moves) ? view.revealed_moves : [];
+    for (const item of revealed) {
+      if (!item || typeof item.move !== "string") continue;
+      let latest = null;
+      for (const entry of this.entries.values()) {
+        if (entry.seat === item.seat && entry.kind === "move" && entry.text === null && entry.v < v
+            && (latest === null || entry.v > latest.v)) latest = entry;
+      }
+      if (latest) latest.text = item.move;
+    }
+  }
+
   render() {
     const entries = [...this.entries.values()].sort((a, b) => a.v - b.v);
     const items = entries.map((entry, index) => {
       const who = seatName(this.seats[entry.seat]) || "";
-      let text = entry.text;
-      if (text === null) text = gettext("(hidden)");
       const note = entry.kind === "timeout" ? gettext("out of time") : entry.kind === "countdown" ? gettext("countdown") : "";
       return el("li", { dataset: { v: entry.v, seat: entry.seat ?? "" }, class: index === entries.length - 1 ? "last" : null },
         el("span", { class: "move-no" }, `${index + 1}.`), " ",
         el("span", { class: "move-who" }, who), " ",
-        el("span", { class: "move-text", lang: "zxx" }, text),
+        moveText(entry.text),
         note ? el("span", { class: "meta" }, ` (${note})`) : null);
     });
     if (!items.length) items.push(el("li", { class: "empty" }, gettext("No move yet.")));
