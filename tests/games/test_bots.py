@@ -77,6 +77,22 @@ def test_it_plays_legal_reproducible_moves_from_the_view_alone(rules: Rules, n: 
     assert asks, "the bot was never asked to move"
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "n"), [pytest.param(r, n, id=f"{r.slug}-{n}p") for r, n in TABLES])
+def test_mixed_bots_play_whole_games(rules: Rules, n: int) -> None:
+    names = bot_names(rules)
+    for game in range(6):
+        state = rules.new_game(n, seed=f"whole-{game}")
+        players = [build(names[(seat + game) % len(names)], rules, (game, seat)) for seat in range(n)]
+        for _ply in range(1500):  # legality, not termination: random seats may wander
+            if rules.is_over(state):
+                break
+            seat = min(rules.to_act(state))
+            move = players[seat].choose(seat_view(rules, state, seat), seat)
+            assert move in rules.legal_moves(state, seat), f"{players[seat].kind} chose {move!r}"
+            state = rules.play(state, seat, move)
+
+
 def play_match(rules: Rules, players: list[bots.Bot], seed: Any) -> Any:
     """A whole game between bots; the outcome."""
     state = rules.new_game(len(players), seed=seed)
