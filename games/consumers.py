@@ -317,7 +317,11 @@ class TableConsumer(_Guarded):
 
     async def send_state(self, frame: str, since: int | None, welcome: bool = False,
                          version: int | None = None) -> None:
-        snap = await db(self._read)(since, welcome, version)
+        snap = None
+        if version is not None and not welcome:
+            snap = services.cached_snapshot(self.table_id, self.who, since, version)
+        if snap is None:
+            snap = await db(self._read)(since, welcome, version)
         await self._set_seat(snap["seat"])
         self.sent_v = max(self.sent_v, snap["v"])
         await self.send_json({"t": frame, **snap})

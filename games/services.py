@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection, transaction
@@ -247,12 +247,25 @@ def broadcast_loop() -> asyncio.AbstractEventLoop:
     return _loop_thread.loop()
 
 
-def _called_from_server_loop() -> bool:
-    """True in a thread of ``sync_to_async`` (daphne's consumers and views): the
-    server's own event loop runs, with its own channel-layer connection."""
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """In a thread of ``sync_to_async`` (daphne's consumers and views), the
+    server's own running event loop, which has its own channel-layer connection."""
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    return (loop is not None and loop.is_running()
-            and getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid())
+    if (loop is not None and loop.is_running()
+            and getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid()):
+        return loop
+    return None
+
+
+def _sent(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        # The state is committed; sockets that miss this catch up on their next
+        # update or resync (the protocol's versions exist for exactly this).
+        log.error("broadcast failed", exc_info=task.exception())
+
+
+def _send_on(layer: Any, group: str, message: dict[str, Any]) -> None:
+    asyncio.ensure_future(layer.group_send(group, message)).add_done_callback(_sent)
 
 
 def _group_send(group: str, message: dict[str, Any]) -> None:
@@ -260,13 +273,14 @@ def _group_send(group: str, message: dict[str, Any]) -> None:
     if layer is None:
         return
     try:
-        if _called_from_server_loop():
-            async_to_sync(layer.group_send)(group, message)
+        server_loop = _server_loop()
+        if server_loop is not None:
+            # Hand the send to the server's loop without waiting for it: the
+            # database thread goes back to work at once (sends keep their order).
+            server_loop.call_soon_threadsafe(_send_on, layer, group, message)
         else:
             _loop_thread.run(lambda: layer.group_send(group, message))
     except Exception:
-        # The state is committed; sockets that miss this catch up on their next
-        # update or resync (the protocol's versions exist for exactly this).
         log.exception("broadcast to %s failed", group)
 
 
@@ -618,8 +632,17 @@ def snapshot(table_id: Any, who: Who, since: int | None = None, now: datetime | 
     process already read for it. Permission to watch is checked once, when the
     socket opens the table.
     """
-    now = now or timezone.now()
-    frozen = _freeze(table_id, version)
+    return _snapshot_of(_freeze(table_id, version), who, since, now or timezone.now())
+
+
+def cached_snapshot(table_id: int, who: Who, since: int | None, version: int) -> dict[str, Any] | None:
+    """``snapshot`` at ``version`` if this process holds that version already
+    (no database access: a socket may call it from the event loop), else None."""
+    frozen = _cached((table_id, version))
+    return None if frozen is None else _snapshot_of(frozen, who, since, timezone.now())
+
+
+def _snapshot_of(frozen: _Frozen, who: Who, since: int | None, now: datetime) -> dict[str, Any]:
     table, seats = frozen.table, frozen.seats
     mine = _seat_of(seats, who)
     seat = mine.index if mine else None
