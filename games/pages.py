@@ -13,9 +13,11 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.contrib.staticfiles import finders
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -281,6 +283,21 @@ def _game_of(table: Table) -> dict[str, Any]:
     raise Http404
 
 
+def board_stylesheets(slug: str) -> list[str]:
+    """The URLs of the board's own stylesheet, static/css/boards-<slug>.css, when the
+    game has one (none otherwise: the page asks for no file that is not there).
+
+    The page lists them in data-board-css; the shell loads them before it mounts the
+    board (static/js/table/boards.js)."""
+    name = f"css/boards-{slug}.css"
+    if finders.find(name) is None:
+        return []
+    try:
+        return [static(name)]
+    except ValueError:  # a manifest storage that has not collected it
+        return []
+
+
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         found, who, invite = _open(request, table_id)
@@ -292,6 +309,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "invite": invite,
         "can_sit": who.can_sit,
         "levels": [(key, _(label)) for key, label in LEVELS],
+        "board_css": board_stylesheets(found.game),
     })
 
 
@@ -304,4 +322,5 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": found,
         "game": _game_of(found),
         "invite": invite,
+        "board_css": board_stylesheets(found.game),
     })

@@ -3,7 +3,7 @@
 // and back, jump to any move, autoplay; the address names the step shown, so it can be
 // shared.
 
-import { boardHost, lastMoveOf, loadBoard } from "./table/boards.js";
+import { boardHost, boardStylesheets, lastMoveOf, loadBoard } from "./table/boards.js";
 import { el, fill, gettext, outcomeWords, seatName } from "./table/format.js";
 import { moveLabel, moveText } from "./table/moves.js";
 
@@ -43,7 +43,7 @@ class Replay {
       this.nodes.status.textContent = gettext("This game has not started: there is nothing to replay yet.");
       return;
     }
-    const module = await loadBoard(this.root.dataset.static, this.root.dataset.game);
+    const module = await loadBoard(this.root.dataset.static, this.root.dataset.game, boardStylesheets(this.root));
     this.board = module.mount(boardHost(this.nodes.slot), {
       seat: null, gettext, onMove: () => {}, announce: (text) => { this.nodes.announce.textContent = text; },
     });

@@ -244,7 +244,9 @@ def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromiu
 # -- the board module on its own, on positions built with the engine ------------------------------
 
 MOUNT = """async ([view, ctx, seat]) => {
-  const { mount } = await import('/static/js/boards/drumlin.js');
+  // As the table page does: the board's module and its stylesheet, then mount.
+  const { loadBoard } = await import('/static/js/table/boards.js');
+  const { mount } = await loadBoard('/static/', 'drumlin', ['/static/css/boards-drumlin.css']);
   if (window.__board) window.__board.destroy();
   const main = document.querySelector('main');
   main.replaceChildren();

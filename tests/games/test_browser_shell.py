@@ -149,16 +149,17 @@ def replay_data(game: str, status: str, v: int, steps: list[dict[str, Any]]) -> 
 
 
 def open_table(server: Any, probe: Any, game: str, hello: Callable[[], dict[str, Any]],
-               replay: Callable[[], dict[str, Any]] | None = None) -> ScriptedTable:
-    """A guest's table page of ``game`` with a scripted socket and the stand-in board;
-    ``replay()`` answers the table's replay API (by default: no step)."""
+               replay: Callable[[], dict[str, Any]] | None = None, real_board: bool = False) -> ScriptedTable:
+    """A guest's table page of ``game`` with a scripted socket and the stand-in board
+    (or the game's own); ``replay()`` answers the table's replay API (by default: no step)."""
     page = probe.page
     page.goto(server.url("/invite/?next=/jouer/"))
     page.get_by_label("Nom affiché").fill("Zoé")
     page.get_by_role("button", name="Continuer").click()
     page.wait_for_url(server.url("/jouer/"))
-    page.route(f"**/static/js/boards/{game}.js",
-               lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_BOARD))
+    if not real_board:
+        page.route(f"**/static/js/boards/{game}.js",
+                   lambda route: route.fulfill(status=200, content_type="text/javascript", body=FAKE_BOARD))
     def answer_replay(route: Any) -> None:
         data = replay() if replay else replay_data(game, "running", 0, [])
         route.fulfill(status=200, content_type="application/json", body=json.dumps(data))
@@ -314,4 +315,73 @@ def test_the_move_list_shows_a_secret_layout_once_revealed_and_pass_as_a_word(da
     expect(items.nth(3)).to_have_attribute("title", "pass")
     page.locator("[data-go='last']").click()
     expect(page.locator("[data-replay-status]")).to_have_text("Léo a passé.")
+    browser_page.assert_no_console_errors()
+
+
+# -- the board's stylesheet ----------------------------------------------------------------------------
+
+BOARD_STATE = """() => {
+  const links = [...document.querySelectorAll('link[rel="stylesheet"]')].map((link) => link.href);
+  const host = document.querySelector('.board-host');
+  return {links, mounted: Boolean(host && host.children.length)};
+}"""
+
+
+def held_routes(page: Any, pattern: str) -> list[Any]:
+    """Requests for ``pattern`` are held (neither answered nor failed) until the test lets them go."""
+    held: list[Any] = []
+    page.route(pattern, lambda route: held.append(route))
+    return held
+
+
+def wait_for(page: Any, condition: Callable[[], bool], timeout_ms: int = 10_000) -> None:
+    waited = 0
+    while not condition():
+        assert waited < timeout_ms, "the page never got there"
+        page.wait_for_timeout(50)
+        waited += 50
+
+
+def module_ran(page: Any, game: str) -> None:
+    """The board's module has been fetched and run (the page's own import of it has
+    resolved too), and what the shell does next at once has been done."""
+    page.evaluate(f"() => import('/static/js/boards/{game}.js').then(() => true)")
+    page.evaluate("() => new Promise((resolve) => setTimeout(resolve, 0))")
+
+
+@pytest.mark.parametrize("game, held_css, own_css", [
+    ("drekki", "boards-drekki.css", "boards-drekki.css"),
+    # The Karo boards' own sheets import the sheet they share: the board waits for that too.
+    ("quatre-en-ligne", "boards-karo.css", "boards-quatre-en-ligne.css"),
+])
+def test_the_board_is_mounted_once_its_stylesheet_has_loaded(daphne_server, browser_page, game, held_css,
+                                                             own_css):
+    page = browser_page.page
+    rules = engines.get(game)
+    state = rules.new_game(2, seed=8)
+    held = held_routes(page, f"**/static/css/{held_css}")
+    open_table(daphne_server, browser_page, game, real_board=True,
+               hello=lambda: frame("state", 3, list(rules.legal_moves(state, 0)), game=game,
+                                   view=rules.view(state, 0), to_act=tuple(rules.to_act(state))))
+    table_page = page.locator("[data-table-page]")
+    assert table_page.get_attribute("data-board-css") == f"/static/css/{own_css}"
+
+    # The sheet is asked for and held; the module has run: still no board.
+    wait_for(page, lambda: len(held) == 1)
+    module_ran(page, game)
+    shown = page.evaluate(BOARD_STATE)
+    assert not shown["mounted"], "the board was mounted before its stylesheet had loaded"
+
+    # The sheet arrives: the board is mounted, styled, with one link to its sheet, the shell's.
+    held[0].continue_()
+    root = page.locator(".board-host > *").first
+    expect(root).to_be_visible()
+    shown = page.evaluate(BOARD_STATE)
+    own = daphne_server.url(f"/static/css/{own_css}")
+    assert [link for link in shown["links"] if "/boards-" in link] == [own]
+    assert page.locator("link[data-board-css]").count() == 1
+    assert root.evaluate("(node) => getComputedStyle(node).display") == "flex"
+    if game == "quatre-en-ligne":
+        high = page.evaluate("() => getComputedStyle(document.querySelector('.karo-svg')).maxHeight")
+        assert high == f"{0.68 * 800:g}px"  # its own rule (68vh), over the shared 72vh
     browser_page.assert_no_console_errors()

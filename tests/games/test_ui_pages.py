@@ -6,8 +6,10 @@ data the scripts read), in French and English."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
@@ -170,6 +172,7 @@ def test_the_table_page_gives_its_scripts_what_they_need_and_links_to_the_rules(
     assert reverse("javascript-catalog") in html and "js/table/main.js" in html
     assert 'style="' not in html and not re.search(r"<script>(?!</script>)", html)
     assert 'class="board-host"' not in html  # the shell makes the host, empty, for the board
+    assert 'data-board-css="/static/css/boards-drumlin.css"' in html
 
 
 def test_a_missing_table_is_404_and_a_private_one_needs_its_invitation(client, zoe_client):
@@ -192,6 +195,22 @@ def test_the_replay_page_links_the_table_and_the_export(client):
     assert reverse("games:api-replay", args=[table.pk]) in html
     assert reverse("games:table", args=[table.pk]) in html
     assert "js/replay.js" in html
+    assert 'data-board-css="/static/css/boards-drumlin.css"' in html
+
+
+@pytest.mark.parametrize("rules", engines.all(), ids=lambda rules: rules.slug)
+def test_every_board_has_its_stylesheet_by_the_convention(rules):
+    assert pages.board_stylesheets(rules.slug) == [f"/static/css/boards-{rules.slug}.css"]
+    assert (Path(settings.BASE_DIR) / "static" / "css" / f"boards-{rules.slug}.css").is_file()
+
+
+def test_a_board_without_a_stylesheet_lists_none(client, monkeypatch):
+    # No file, no URL: the page never asks for a stylesheet that is not there.
+    assert pages.board_stylesheets("no-such-board") == []
+    table = services.create_table(guest("Léo"), "drumlin")
+    monkeypatch.setattr(pages, "board_stylesheets", lambda slug: [])
+    html = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'data-board-css=""' in html
 
 
 def test_the_rules_page_of_a_playable_game_leads_to_the_lobby_and_the_table_back_to_it(client):

@@ -8,7 +8,8 @@
 // reveal, so the board has nothing to hide: a laid card it does not know is a
 // card back.
 //
-// Board contract: mount(host, options) -> {update(view, ctx), destroy()}.
+// Board contract: mount(host, options) -> {update(view, ctx), destroy()}. Its styles
+// are in static/css/boards-drekki.css, which the page loads before mounting it.
 
 import {
   COLOURS,
@@ -73,22 +74,6 @@ function geometryFor(name, mages, withTile) {
 const NARROW_BELOW = 600; // px: a board narrower than this uses the narrow layout
 const STEP_MS = 700; // one leg of the dragon's flight (the CSS transition lasts as long)
 const FLIP_MS = 450;
-
-let stylesheetAdded = false;
-
-/** Add boards-drekki.css once, found next to this module (no inline styles: CSP). */
-function ensureStylesheet() {
-  if (stylesheetAdded || document.querySelector("link[data-drekki-css]")) {
-    stylesheetAdded = true;
-    return;
-  }
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = new URL("../../css/boards-drekki.css", import.meta.url).href;
-  link.dataset.drekkiCss = "";
-  document.head.append(link);
-  stylesheetAdded = true;
-}
 
 function reducedMotion() {
   return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
@@ -1314,7 +1299,6 @@ function cardLabelChip(card, t) {
 
 export function mount(host, options) {
   gettext = options.gettext || ((text) => text);
-  ensureStylesheet();
   const board = new DrekkiBoard(host, options);
   return {
     update: (view, ctx) => board.update(view, ctx),

@@ -4,6 +4,9 @@
 // arrows, clicks and drags turned into one call per place, and the strip of
 // prompt, buttons and legend under the board.
 //
+// Their styles: static/css/boards-karo.css, shared, which each game's own
+// boards-<slug>.css imports; the page loads that before mounting the board.
+//
 // A game module owns its own state (what is selected, the step of a multi-part
 // move) and redraws everything from the view and that state after each change:
 // a board has at most a few dozen places, so redrawing is cheap and keeps the
@@ -11,32 +14,6 @@
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 export const S = 100; // user units per square
-
-let stylesheet = null;
-
-/**
- * Add boards-karo.css once, found next to this module (no inline styles: CSP).
- * Resolves when it is usable, so a board is never shown unstyled.
- */
-export function ensureStylesheet() {
-  if (stylesheet) return stylesheet;
-  const present = document.querySelector('link[rel="stylesheet"][href*="boards-karo.css"]');
-  if (present && present.sheet) {
-    stylesheet = Promise.resolve();
-    return stylesheet;
-  }
-  const link = present || document.createElement("link");
-  stylesheet = new Promise((resolve) => {
-    link.addEventListener("load", resolve, { once: true });
-    link.addEventListener("error", resolve, { once: true }); // show the board anyway
-  });
-  if (!present) {
-    link.rel = "stylesheet";
-    link.href = new URL("../../css/boards-karo.css", import.meta.url).href;
-    document.head.append(link);
-  }
-  return stylesheet;
-}
 
 /** An SVG element with attributes, appended to ``parent`` when given. */
 export function svg(tag, attrs, parent) {
@@ -155,7 +132,6 @@ const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], Arrow
  */
 export class KaroBoard {
   constructor(host, options, { game, label }) {
-    const styled = ensureStylesheet();
     this.host = host;
     this.options = options;
     this.activate = () => {};
@@ -165,10 +141,7 @@ export class KaroBoard {
     this.cells = new Map(); // name -> {g, dx, dy}
     this.focusName = null;
 
-    this.root = html("div", { className: `karo karo--${game}`, hidden: true }, host);
-    styled.then(() => {
-      this.root.hidden = false;
-    });
+    this.root = html("div", { className: `karo karo--${game}` }, host);
     this.svgEl = svg("svg", {
       class: "karo-svg",
       role: "group",

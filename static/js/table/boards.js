@@ -41,16 +41,67 @@
 // impossible attempt with options.announce; calls options.onMove only with a string
 // of ctx.legalMoves. destroy() removes its listeners and its nodes.
 //
+// Styles: a board's own styles, if it has any, are in static/css/boards-<slug>.css
+// (which may @import a stylesheet shared by several boards, as the Karo boards do).
+// The page lists that file in data-board-css when it exists
+// (games.pages.board_stylesheets); the shell adds it to the document and mounts the
+// board only once it has loaded, so a board is never seen unstyled and never adds a
+// stylesheet itself.
+//
 // What the shell does (static/js/table/main.js, static/js/replay.js): the players,
 // clocks, presence, the move list, chat, draw / resign / rematch, the end of the
 // game, and the server's error messages. A board never talks to the socket.
 
-/** Load the board module of `slug`; resolves to the module (with its mount). */
-export async function loadBoard(staticPrefix, slug) {
+/**
+ * Load the board module of `slug` and its stylesheets (URLs, see boardStylesheets);
+ * resolves to the module (with its mount) once both are there.
+ */
+export async function loadBoard(staticPrefix, slug, stylesheets = []) {
   if (!/^[a-z0-9-]+$/.test(slug)) throw new Error(`bad game slug ${slug}`);
-  const module = await import(`${staticPrefix}js/boards/${slug}.js`);
+  const [module] = await Promise.all([
+    import(`${staticPrefix}js/boards/${slug}.js`),
+    ...stylesheets.map((href) => loadStylesheet(href)),
+  ]);
   if (typeof module.mount !== "function") throw new Error(`board ${slug} exports no mount()`);
   return module;
+}
+
+/** The board's stylesheets a page lists in its data-board-css attribute (space-separated URLs). */
+export function boardStylesheets(root) {
+  return (root.dataset.boardCss || "").split(/\s+/).filter(Boolean);
+}
+
+const stylesheets = new Map(); // absolute URL -> Promise, resolved once the sheet has loaded
+
+/**
+ * Add <link rel="stylesheet" href=`href`> to the document's head (once) and resolve
+ * when it has loaded, its @imports included. A sheet that fails to load resolves too,
+ * after a warning: an unstyled board is better than none.
+ */
+export function loadStylesheet(href) {
+  const url = new URL(href, document.baseURI).href;
+  if (!stylesheets.has(url)) {
+    stylesheets.set(url, new Promise((resolve) => {
+      const present = [...document.querySelectorAll('link[rel="stylesheet"]')].find((link) => link.href === url);
+      if (present && present.sheet) {
+        resolve();
+        return;
+      }
+      const link = present || document.createElement("link");
+      link.addEventListener("load", () => resolve(), { once: true });
+      link.addEventListener("error", () => {
+        console.warn(`the board's stylesheet ${url} could not be loaded`);
+        resolve();
+      }, { once: true });
+      if (!present) {
+        link.rel = "stylesheet";
+        link.href = url;
+        link.dataset.boardCss = "";
+        document.head.append(link);
+      }
+    }));
+  }
+  return stylesheets.get(url);
 }
 
 /** A fresh, empty host for a board inside `slot`. */

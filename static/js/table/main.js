@@ -2,7 +2,7 @@
 // players, clocks, presence, move list, chat, the actions of a game (sit, bots, start,
 // draw, resign, abort, rematch) and its end. The board contract is in boards.js.
 
-import { boardHost, lastMoveOf, loadBoard } from "./boards.js";
+import { boardHost, boardStylesheets, lastMoveOf, loadBoard } from "./boards.js";
 import { Chat } from "./chat.js";
 import { clockLabel, el, fill, formatClock, gettext, ngettext, outcomeWords, seatName } from "./format.js";
 import { MoveList } from "./moves.js";
@@ -22,6 +22,7 @@ class TableShell {
     this.tableId = Number(data.table);
     this.game = data.game;
     this.staticPrefix = data.static;
+    this.boardCss = boardStylesheets(root);
     this.invite = data.invite || "";
     this.canSit = data.canSit === "1";
     this.tableUrl = data.tableUrl;
@@ -117,7 +118,8 @@ class TableShell {
     if (!frame.view) return;
     if (this.board && this.boardSeat === frame.seat) return;
     if (this.boardLoading) return;
-    this.boardLoading = loadBoard(this.staticPrefix, this.game)
+    // The board's module and its stylesheet: it is mounted (shown) once both are there.
+    this.boardLoading = loadBoard(this.staticPrefix, this.game, this.boardCss)
       .then((module) => {
         if (this.board) this.board.destroy();
         const seat = this.frame.seat;
