@@ -59,6 +59,7 @@ class TableShell {
     this.resignArmed = false;
     this.outcomeShown = false;
     this.wantRematch = false;
+    this.leavingTo = null;
     this.nodes.copyInvite.addEventListener("click", () => this.copyInvite());
   }
 
@@ -108,7 +109,7 @@ class TableShell {
     if (myTurn(frame) && !myTurn(before) && before) this.sound.beep(880);
     document.title = (myTurn(frame) ? "▶ " : "") + document.title.replace(/^▶ /, "");
     if (retry && this.retryMove === null) this.retry(retry);
-    if (frame.rematch && this.wantRematch) location.assign(this.tableLink(frame.rematch));
+    if (frame.rematch && this.wantRematch) this.goTo(this.tableLink(frame.rematch));
   }
 
   // -- the board --------------------------------------------------------------------------
@@ -519,7 +520,15 @@ class TableShell {
   async rematch() {
     this.wantRematch = true;
     const ack = await this.request({ t: "rematch" });
-    if (ack && ack.result) location.assign(this.tableLink(ack.result));
+    if (ack && ack.result) this.goTo(this.tableLink(ack.result));
+  }
+
+  /** Go to `url` once: the rematch's ack and the update naming the rematch both lead there,
+   * and a second navigation would cancel the first. */
+  goTo(url) {
+    if (this.leavingTo === url) return;
+    this.leavingTo = url;
+    location.assign(url);
   }
 }
 
