@@ -7,7 +7,8 @@ For each database (a fresh SQLite file, and a fresh PostgreSQL database named by
 is dropped and created again) it:
 
 - migrates, then imports the whole shared data set (games, then themes) through
-  ``import_games``'s code path, with its progress bar, and times it;
+  ``import_games``'s code path, with its progress bar, and times it, then times
+  the first search after it (which reads the vocabulary of name words into memory);
 - runs the same varied title queries (exact names, lower case, accents off,
   one-letter typos, single words, German and French names, word beginnings)
   through ``catalog.search.search_games`` and through a naive ``icontains`` scan

@@ -25,6 +25,7 @@ import heapq
 import math
 import sys
 from array import array
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -246,34 +247,50 @@ class Vocabulary:
         intern = sys.intern
         self.grams = [tuple(map(intern, _grams(w))) for w in self.words]
         self.grams_of = dict(zip(self.words, self.grams))
-        postings: dict[str, list[int]] = {}
-        for i, grams in enumerate(self.grams):
-            for gram in grams:
-                found = postings.get(gram)
-                if found is None:
-                    postings[gram] = [i]
+        # For each trigram, the words holding it, those with fewer trigrams first,
+        # and their trigram counts beside them (see similar()).
+        postings: dict[str, tuple[list[int], list[int]]] = {}
+        for i in sorted(range(len(self.grams)), key=lambda i: len(self.grams[i])):
+            size = len(self.grams[i])
+            for gram in self.grams[i]:
+                entry = postings.get(gram)
+                if entry is None:
+                    postings[gram] = ([size], [i])
                 else:
-                    found.append(i)
-        self.postings = {gram: array("i", found) for gram, found in postings.items()}
+                    entry[0].append(size)
+                    entry[1].append(i)
+        self.postings = {gram: (array("i", sizes), array("i", ids)) for gram, (sizes, ids) in postings.items()}
 
     def similar(self, word: str) -> dict[str, float]:
         """The words whose trigram similarity to ``word`` reaches WORD_THRESHOLD."""
+        t = WORD_THRESHOLD
         query = _grams(word)
         n = len(query)
-        # similarity = shared / (n + m - shared) <= shared / n, so a word similar
-        # enough shares at least `need` of the query's n trigrams, hence one of any
-        # n - need + 1 of them: only the postings of the rarest are read.
-        need = max(1, math.ceil(WORD_THRESHOLD * n - 1e-9))
-        rarest = sorted(query, key=lambda g: len(self.postings.get(g, ())))[: n - need + 1]
-        seen: set[int] = set()
+        # similarity = shared / (n + m - shared), for a word of m trigrams, is at
+        # most shared / n and at most min(n, m) / max(n, m). So a word similar enough
+        # shares at least `need` of the query's n trigrams, hence one of any
+        # n - need + 1 of them: only the postings of the rarest are read; and it has
+        # between t·n and n/t trigrams: only that stretch of each posting is read.
+        need = max(1, math.ceil(t * n - 1e-9))
+        shortest, longest = need, math.floor(n / t + 1e-9)
+        postings = self.postings
+        rarest = sorted(query, key=lambda g: len(postings[g][1]) if g in postings else 0)[: n - need + 1]
+        counts: Counter[int] = Counter()
         for gram in rarest:
-            seen.update(self.postings.get(gram, ()))
+            entry = postings.get(gram)
+            if entry is not None:
+                sizes, ids = entry
+                counts.update(ids[bisect.bisect_left(sizes, shortest) : bisect.bisect_right(sizes, longest)])
         found = {}
-        for i in seen:
+        for i, count in counts.items():
             grams = self.grams[i]
+            m = len(grams)
+            # Of the trigrams not read, need - 1 at most can be shared.
+            if (count + need - 1) * (1 + t) < t * (n + m) - 1e-9:
+                continue
             shared = len(query.intersection(grams))
-            score = shared / (n + len(grams) - shared)
-            if score >= WORD_THRESHOLD:
+            score = shared / (n + m - shared)
+            if score >= t:
                 found[self.words[i]] = score
         return found
 
