@@ -59,15 +59,25 @@ def db_threads() -> int:
     return max(1, min(32, int(size)))
 
 
+_wrapped: dict[Any, Any] = {}
+
+
 def db(func: Any) -> Any:
     """``database_sync_to_async(func)``, on the database thread pool where the
-    database allows parallel calls (see the module's docstring)."""
+    database allows parallel calls (see the module's docstring). Wrappers of
+    module functions are made once (making one costs about as much as a hop)."""
     global _db_executor
+    found = _wrapped.get(func)
+    if found is not None:
+        return found
     if _db_executor is None:
         if connection.vendor == "sqlite":
             return database_sync_to_async(func)
         _db_executor = ThreadPoolExecutor(max_workers=db_threads(), thread_name_prefix="ludo-db")
-    return database_sync_to_async(func, thread_sensitive=False, executor=_db_executor)
+    wrapper = database_sync_to_async(func, thread_sensitive=False, executor=_db_executor)
+    if not hasattr(func, "__self__"):  # not a bound method: the same function every time
+        _wrapped[func] = wrapper
+    return wrapper
 
 TOUCH_EVERY = 20.0  # seconds between presence refreshes of one socket (its pings)
 RATE_ERROR_EVERY = 1.0  # at most one rate_limited error a second per socket
