@@ -21,6 +21,7 @@ one thread (one writer anyway).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -117,8 +118,6 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
-        import json
-
         try:
             return json.loads(text_data)
         except ValueError:
@@ -134,6 +133,11 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 class _Guarded(AsyncJsonWebsocketConsumer):
     """Shared by the table and lobby sockets: frame checks, rate limits,
     translated errors, and no ORM outside database threads."""
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        # Compact, UTF-8 as is: updates are the bulk of what a server sends.
+        return json.dumps(content, separators=(",", ":"), ensure_ascii=False)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Same as Channels' dispatch without the aclose_old_connections() hop:
