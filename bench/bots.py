@@ -186,12 +186,13 @@ def markdown(results: Iterable[dict[str, Any]]) -> str:
     if drekki:
         lines += [
             "",
-            "| pairing | games | MCTS avg score | rivals' avg score | margin (sd) | margin 95% CI | MCTS wins |",
+            "| pairing | games | MCTS avg score (sd) | rivals' avg score | margin (sd) | margin 95% CI | MCTS wins |",
             "|---|---|---|---|---|---|---|",
         ]
         for r in drekki:
             lines.append(
-                f"| {r['pairing']} | {r['games']} | {r['mcts_score']:.2f} | {r['rivals_score']:.2f} "
+                f"| {r['pairing']} | {r['games']} | {r['mcts_score']:.2f} ({r['mcts_score_sd']:.2f}) "
+                f"| {r['rivals_score']:.2f} "
                 f"| {r['margin']:+.2f} ({r['margin_sd']:.2f}) | {r['margin_low']:+.2f} to {r['margin_high']:+.2f} "
                 f"| {r['mcts_wins']} |"
             )
