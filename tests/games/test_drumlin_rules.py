@@ -494,6 +494,10 @@ class TestClou1986:
         outcome = RULES.outcome(after)
         assert outcome.winners == (VIOLET,) and outcome.reason == "base-line"
         assert RULES.to_act(after) == ()
+        # The won position, with the Drumlin still in its egg, reads back exactly.
+        text = RULES.format_position(after)
+        assert RULES.format_position(RULES.parse_position(text)) == text
+        assert RULES.outcome(RULES.parse_position(text)) == outcome
 
     def test_picking_up_the_lone_drumlin_on_that_row_does_not_win(self):
         after = play(pos("2*5/8/8/8/8/8/8/2E5/8/E6e v - clou -"), "Ec3-c10")

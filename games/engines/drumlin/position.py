@@ -88,7 +88,11 @@ def parse_position(text: str) -> State:
         raise PositionError(
             f"the Drumlin is already on {B.SQUARE_NAMES[drumlin]}; it cannot wait to be placed"
         )
-    if step == WON and drumlin >= 0:
+    if step == WON and drumlin >= 0 and not (
+        # Clou 1986: a departure that makes an egg on the opponent's first row wins
+        # at once, and the Drumlin stays in that egg.
+        clou and EGG_OWNER[board[drumlin]] == side and B.rank_of(drumlin) == B.target_row(side)
+    ):
         raise PositionError(f"the Drumlin is on {B.SQUARE_NAMES[drumlin]}, not on a base line")
     if step == TURN and drumlin < 0 and not over:
         raise PositionError(
