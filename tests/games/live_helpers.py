@@ -21,6 +21,7 @@ the truth (the seed and the action log, replayed by the engine).
 from __future__ import annotations
 
 import asyncio
+import atexit
 import http.client
 import itertools
 import json
@@ -99,29 +100,47 @@ def _database_url_named(base: str, name: str) -> str:
     return urlunsplit(urlsplit(base)._replace(path="/" + name))
 
 
-def create_postgres(base: str, label: str) -> str:
-    """A new, migrated PostgreSQL database beside ``base`` (unique name); its URL."""
+_templates: dict[str, str] = {}
+
+
+def _admin(url: str) -> Any:
     import psycopg
+
+    return psycopg.connect(_database_url_named(url, "postgres"), autocommit=True, connect_timeout=5)
+
+
+def create_postgres(base: str, label: str) -> str:
+    """A new, migrated PostgreSQL database beside ``base`` (unique name); its URL.
+
+    The first one of a test session is migrated into a template; the others are
+    copies of it (CREATE DATABASE ... TEMPLATE: a second instead of a migration).
+    """
     from psycopg import sql
 
     stem = urlsplit(base).path.lstrip("/") or "ludo"
     if stem == "postgres":
         stem = "ludo"
+    if base not in _templates:
+        name = f"{stem}_tpl_{uuid.uuid4().hex[:6]}"
+        with _admin(base) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        template = _database_url_named(base, name)
+        manage("migrate", "--noinput", "-v", "0", env=base_env({"DATABASE_URL": template}))
+        _templates[base] = template
+        atexit.register(drop_postgres, template)
+    template_name = urlsplit(_templates[base]).path.lstrip("/")
     name = f"{stem}_{label}_{uuid.uuid4().hex[:6]}"
-    url = _database_url_named(base, name)
-    admin = _database_url_named(base, "postgres")
-    with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    manage("migrate", "--noinput", "-v", "0", env=base_env({"DATABASE_URL": url}))
-    return url
+    with _admin(base) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+            sql.Identifier(name), sql.Identifier(template_name)))
+    return _database_url_named(base, name)
 
 
 def drop_postgres(url: str) -> None:
-    import psycopg
     from psycopg import sql
 
     name = urlsplit(url).path.lstrip("/")
-    with psycopg.connect(_database_url_named(url, "postgres"), autocommit=True, connect_timeout=5) as conn:
+    with _admin(url) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
