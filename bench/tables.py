@@ -242,11 +242,22 @@ def wait_for_disconnects(timeout: float = 60) -> None:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # perf_counter when each measured move left
     lags: list[float] = field(default_factory=list)
     errors: collections.Counter = field(default_factory=collections.Counter)
     not_offered: int = 0
     offered: int = 0
     finished_games: int = 0
+
+    def timeline(self) -> list[tuple[int, int, float]]:
+        """Per second of the run: (second, moves, worst latency in ms)."""
+        if not self.sent_at:
+            return []
+        start = min(self.sent_at)
+        per: dict[int, list[float]] = collections.defaultdict(list)
+        for sent, latency in zip(self.sent_at, self.latencies, strict=True):
+            per[int(sent - start)].append(latency)
+        return [(k, len(v), round(max(v) * 1000)) for k, v in sorted(per.items())]
 
     def summary(self, seconds: float) -> dict[str, Any]:
         lat = sorted(self.latencies)
@@ -332,6 +343,7 @@ class Table:
             self.pending = None
             if self.measured:
                 bench.stats.latencies.append(time.perf_counter() - sent)
+                bench.stats.sent_at.append(sent)
             if self.players[0].status != "running":
                 bench.stats.finished_games += 1
                 return
@@ -650,6 +662,8 @@ def run_layer(args: argparse.Namespace, layer: str) -> dict[str, Any]:
             result["open_loop"]["daphne_cpu_ms_per_move"] = round(
                 stats_window["daphne"] / 100 * args.duration / moves * 1000, 2)
             print(f"[{layer}] open loop: {json.dumps(result['open_loop'])}", flush=True)
+            if args.timeline:
+                print(f"[{layer}] per second (s, moves, worst ms): {bench.stats.timeline()}", flush=True)
             if args.ceiling > 0:
                 bench.stats = Stats()
                 window = CpuWindow(groups)
@@ -728,6 +742,7 @@ def main() -> None:
                                                                  "postgres://postgres@127.0.0.1:5432/ludo_bench"))
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"))
     parser.add_argument("--profile", metavar="DIR", help="py-spy the daphne processes during the open loop")
+    parser.add_argument("--timeline", action="store_true", help="print the open loop's worst latency per second")
     parser.add_argument("--markdown", action="store_true", help="also print a Markdown table")
     parser.add_argument("--json", metavar="FILE", help="append the results to this file (one JSON line per layer)")
     args = parser.parse_args()
