@@ -28,16 +28,22 @@ PRESENCE_EVERY = 5.0  # seconds between two presence passes
 STALE_SOCKET = timedelta(seconds=90)  # sockets refresh every 20 s (their pings)
 STALE_OPEN_TABLE = timedelta(hours=6)
 IDLE = 1.0
+# Without wake-ups (the in-memory layer of the embedded configuration cannot
+# reach the worker's process), look at the database more often: a person
+# playing a bot waits for this, on top of the bot's think delay.
+IDLE_WITHOUT_WAKEUPS = 0.25
 
 _last_presence = 0.0
+_woken = False  # the channel layer wakes this worker when a bot becomes due
 
 
 def _until_next() -> float:
     """Seconds until the next bot move, clock or countdown is due (at most IDLE)."""
+    idle = IDLE if _woken else IDLE_WITHOUT_WAKEUPS
     due = services.next_deadline()
     if due is None:
-        return IDLE
-    return max(0.0, min(IDLE, (due - timezone.now()).total_seconds()))
+        return idle
+    return max(0.0, min(idle, (due - timezone.now()).total_seconds()))
 
 
 def play_bot_turn(table_id: int) -> bool:
@@ -113,13 +119,14 @@ def listen_for_wakeups() -> None:
     processes; the in-memory layer cannot reach the worker."""
     from ludo import worker
 
-    global _listening
+    global _listening, _woken
     if _listening or not worker.running_forever():
         return
     _listening = True
     layer = get_channel_layer()
     if layer is None or isinstance(layer, InMemoryChannelLayer):
         return
+    _woken = True
     asyncio.run_coroutine_threadsafe(_listen_for_wakeups(), services.broadcast_loop())
 
 
