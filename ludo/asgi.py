@@ -44,8 +44,7 @@ application = ProtocolTypeRouter(
 # start-up (Django, the apps, the routing) live as long as the process: freeze
 # them out of the garbage collector, and collect the young generation less
 # often. At 600 sockets under load this took the collector's pauses of the event
-# loop from 30-400 ms to 10-30 ms, and a move's p99 latency from 1.2-1.5 s to
-# 0.12 s (docs/performance.md, "Tables").
+# loop from 30-400 ms to 10-30 ms (docs/performance.md, "Tables").
 gc.collect()
 gc.freeze()
 gc.set_threshold(20_000, 20, 50)
