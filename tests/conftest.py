@@ -59,3 +59,28 @@ def bob(db):
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.create_user("bob", "bob@example.org", PASSWORD)
+
+
+# Test modules of the pure engines and bots (games/engines, games/bots import no Django).
+# They give the same result whatever the database and channel layer, so CI runs them on
+# its first pass only (`-m "not engine"` on the PostgreSQL + Redis pass).
+ENGINE_MODULES = (
+    "test_bots", "test_conformance", "test_drekki_", "test_drumlin_", "test_eclaircissement",
+    "test_karo_", "test_quatre_en_ligne", "test_rampants_sauteurs",
+)
+_DJANGO_FIXTURES = {"db", "transactional_db", "django_db_setup", "client", "admin_client", "live_server",
+                    "server_env", "daphne_server", "browser_page", "chromium", "alice", "bob"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.path.stem
+        if item.path.parent.name != "games" or not module.startswith(ENGINE_MODULES):
+            continue
+        django = item.get_closest_marker("django_db") or _DJANGO_FIXTURES & set(getattr(item, "fixturenames", ()))
+        if django:
+            raise pytest.UsageError(
+                f"{item.nodeid} uses the database or a server but its module is listed as a pure engine "
+                "test (tests/conftest.py ENGINE_MODULES): move the test or take the module off the list"
+            )
+        item.add_marker(pytest.mark.engine)
