@@ -1,4 +1,4 @@
-"""Text helpers with no Django in them: folding, trigrams, stemming, rulebook pages,
+"""Text helpers with no Django in them: folding, stemming, rulebook pages,
 noise marking, highlighted snippets.
 
 Both search backends lean on these so that SQLite and PostgreSQL agree on what a
@@ -45,53 +45,6 @@ def name_key(names: list[str]) -> str:
 
 def fold_query(text: str) -> str:
     return " ".join(_NON_WORD.sub(" ", fold(text)).split())
-
-
-@lru_cache(maxsize=65536)
-def _word_grams(word: str) -> frozenset[str]:
-    padded = f"  {word} "
-    return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
-
-
-def trigrams(text: str) -> set[str]:
-    """pg_trgm's trigrams: each word padded with two spaces before and one after."""
-    grams: set[str] = set()
-    for word in fold_query(text).split():
-        grams |= _word_grams(word)
-    return grams
-
-
-def word_similarity(query: str, text: str) -> float:
-    """Close to pg_trgm's word_similarity: the share of the query's trigrams found in
-    the best run of consecutive words of ``text`` (any of its names)."""
-    q = trigrams(query)
-    if not q:
-        return 0.0
-    best = 0.0
-    width = len(fold_query(query).split()) + 1
-    for name in text.split("|"):
-        hits = [_word_grams(w) & q for w in name.split()]
-        for start in range(len(hits)):
-            found: set[str] = set()
-            for part in hits[start : start + width]:
-                found |= part
-                best = max(best, len(found) / len(q))
-            if best == 1.0:
-                return best
-    return best
-
-
-def similarity(query: str, text: str) -> float:
-    """pg_trgm's similarity against the closest single name."""
-    q = trigrams(query)
-    best = 0.0
-    for name in text.split("|"):
-        t: set[str] = set()
-        for word in name.split():
-            t |= _word_grams(word)
-        if q or t:
-            best = max(best, len(q & t) / len(q | t))
-    return best
 
 
 @lru_cache(maxsize=8)
