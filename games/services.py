@@ -30,7 +30,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from django.db.models import Count, Max, Min
 from django.utils import timezone
 
@@ -336,7 +336,10 @@ def _lock(table_id: Any) -> Table:
     # ORM spent more CPU building the query than the database running it.
     # (SQLite has no FOR UPDATE: _transaction serialises its writers.)
     sql = _LOCK_SQL if connection.features.has_select_for_update else _GET_SQL
-    found = list(Table.objects.raw(sql, [pk]))
+    return _locked(_fetch(Table, sql, [pk]))
+
+
+def _locked(found: list[Table]) -> Table:
     if not found:
         raise TableError("not_found")
     table = found[0]
@@ -370,12 +373,52 @@ def _seat_values(seat: Seat) -> tuple:
 _SEATS_SQL = 'SELECT * FROM games_seat WHERE table_id = %s ORDER BY "index"'
 
 
+@functools.cache
+def _row_plan(model: type, columns: tuple[str, ...], vendor: str) -> tuple[tuple[int, ...], tuple, list[str]]:
+    """How to turn a row of ``SELECT *`` into ``model.from_db`` values: the
+    position of each concrete field's column, and the converters the ORM would
+    apply to it (the backend's, then the field's: JSON arrives as text)."""
+    fields = model._meta.concrete_fields
+    order = tuple(columns.index(f.column) for f in fields)
+    convert = []
+    for i, f in enumerate(fields):
+        col = f.get_col(model._meta.db_table)
+        found = [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]
+        if found:
+            convert.append((i, col, tuple(found)))
+    return order, tuple(convert), [f.attname for f in fields]
+
+
+def _models(model: type, columns: Iterable[str], rows: Iterable[tuple]) -> list[Any]:
+    """Model instances from plain ``SELECT *`` rows (what ``Model.objects.raw``
+    does, without its per-query machinery: these reads start every action)."""
+    order, convert, names = _row_plan(model, tuple(columns), connection.vendor)
+    found = []
+    for row in rows:
+        values = [row[i] for i in order]
+        for i, col, converters in convert:
+            for converter in converters:
+                values[i] = converter(values[i], col, connection)
+        found.append(model.from_db(DEFAULT_DB_ALIAS, names, values))
+    return found
+
+
+def _fetch(model: type, sql: str, params: list) -> list[Any]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+        return _models(model, [c[0] for c in cursor.description], rows)
+
+
 def _seat_rows(table_id: int) -> list[Seat]:
-    return list(Seat.objects.raw(_SEATS_SQL, [table_id]))
+    return _fetch(Seat, _SEATS_SQL, [table_id])
 
 
 def _seats(table: Table) -> list[Seat]:
-    seats = _seat_rows(table.pk)
+    return _loaded_seats(_seat_rows(table.pk))
+
+
+def _loaded_seats(seats: list[Seat]) -> list[Seat]:
     for seat in seats:
         seat._loaded = _seat_values(seat)  # to write back only the seats that changed
     return seats
