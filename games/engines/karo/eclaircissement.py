@@ -15,27 +15,18 @@ with all eight pieces lit and on edge squares wins, even in the middle of a chai
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..base import JSON, Outcome, PositionError, Seat
 from .common import (
-    BOTH_STUCK,
     EMPTY_SEEN,
-    NOBODY,
     PASS,
-    SEATS,
     KaroRules,
+    KaroState,
     Seen,
-    close_turn,
-    last_from_json,
-    outcome_from_json,
-    pass_or,
-    seen_from_json,
-    seen_to_json,
-    starting_seat,
+    position_key,
+    read_grid_text,
 )
 from .geometry import Grid
 
@@ -56,14 +47,14 @@ _JUMPS = tuple(tuple((i, over, land) for over, land in GRID.orthogonal_jumps[i])
 _STEPS = tuple(tuple((i, n) for n in GRID.neighbours[i]) for i in range(GRID.size))
 
 
-class EclaircissementState:
-    """One moment of a game. Treat as immutable: ``play`` builds a new one.
+class EclaircissementState(KaroState):
+    """One moment of a game (see :class:`~.common.KaroState`).
 
     ``path`` is empty between turns; during a chain of jumps it lists the squares
     the jumping piece stood on this turn, its start first and its square now last.
     """
 
-    __slots__ = ("board", "turn", "path", "seen", "outcome", "last", "_moves")
+    __slots__ = ("path",)
 
     def __init__(
         self,
@@ -74,24 +65,11 @@ class EclaircissementState:
         outcome: Outcome | None,
         last: tuple[Seat, str] | None,
     ) -> None:
-        self.board = board
-        self.turn = turn
+        super().__init__(board, turn, seen, outcome, last)
         self.path = path
-        self.seen = seen
-        self.outcome = outcome
-        self.last = last
-        self._moves: dict[str, Any] | None = None
 
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.board, self.turn, self.path, self.seen, self.outcome, self.last)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, EclaircissementState):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash((self.board, self.turn, self.path, self.last))
+    def _identity(self) -> tuple[Any, ...]:
+        return (self.board, self.turn, self.path, self.last)
 
     def __repr__(self) -> str:
         return f"EclaircissementState({GRID.rows_text(self.board)!r}, turn={self.turn}, path={self.path})"
@@ -141,44 +119,17 @@ def has_won(board: str, seat: Seat) -> bool:
     return board.count(lit) == 8 and all(board[i] != lit for i in INNER)
 
 
-def position_key(board: str, turn: Seat) -> str:
-    return board + "01"[turn]
-
-
-@lru_cache(maxsize=1 << 16)
-def key_text(key: str) -> str:
-    """A recorded position (board and seat to move) as position text."""
-    return f"{GRID.rows_text(key[:-1])} {key[-1]}"
-
-
-@lru_cache(maxsize=1 << 16)
-def text_key(text: str) -> str:
-    """Inverse of :func:`key_text`; PositionError for a bad text or one in the middle of a chain."""
-    state = read_position(text)
-    if state.path:
-        raise PositionError(f"{text!r} is in the middle of a chain; only the ends of turns are recorded")
-    return position_key(state.board, state.turn)
-
-
 def read_position(text: str) -> EclaircissementState:
     """The board, seat to move and chain of a position text, checked (no history, no outcome)."""
-    if not isinstance(text, str):
-        raise PositionError(f"a position is text, not {text!r}")
-    fields = text.split(" ")
-    board = GRID.rows_cells(fields[0])
-    if board is None:
-        raise PositionError(f"{fields[0]!r} is not 5 ranks of 5 squares separated by '/'")
-    bad = set(board) - set(".DLdl")
-    if bad:
-        raise PositionError(f"unknown square content {''.join(sorted(bad))!r} (use . D L d l)")
-    if len(fields) not in (2, 3) or fields[1] not in ("0", "1"):
+    board, fields = read_grid_text(text, GRID, ".DLdl")
+    if len(fields) not in (1, 2) or fields[0] not in ("0", "1"):
         raise PositionError(f"{text!r} must give the seat to move (0 or 1) after the board")
     for s in (0, 1):
         count = board.count(DARK[s]) + board.count(LIT[s])
         if count != 8:
             raise PositionError(f"seat {s} has {count} pieces on the board, not 8")
-    turn = int(fields[1])
-    path = _read_path(board, turn, fields[2]) if len(fields) == 3 else ()
+    turn = int(fields[0])
+    path = _read_path(board, turn, fields[1]) if len(fields) == 2 else ()
     if path and not further_jumps(board, path) and not has_won(board, turn):
         raise PositionError("the jumping piece has no jump left, so its turn would be over")
     return EclaircissementState(board, turn, path, EMPTY_SEEN, None, None)
@@ -212,40 +163,31 @@ def path_text(path: tuple[int, ...]) -> str:
 class Eclaircissement(KaroRules):
     slug: ClassVar[str] = "eclaircissement"
     title: ClassVar[str] = "Éclaircissement"
+    win_reason: ClassVar[str] = WIN_REASON
+    _read = staticmethod(read_position)
+    _board_text = staticmethod(GRID.rows_text)
+    _has_won = staticmethod(has_won)
 
     def new_game(
         self, num_players: int, seed: JSON = 0, options: Mapping[str, JSON] | None = None
     ) -> EclaircissementState:
-        self.check_players(num_players)
-        chosen = self.validate_options(options)
-        first = starting_seat(self.slug, seed, chosen["first_player"])
+        first = self._first_seat(num_players, seed, options)
         seen = EMPTY_SEEN.add(position_key(START_BOARD, first))[0]
         return EclaircissementState(START_BOARD, first, (), seen, None, None)
 
-    def to_act(self, state: EclaircissementState) -> tuple[Seat, ...]:
-        return NOBODY if state.outcome is not None else SEATS[state.turn]
-
-    def _moves_for(self, state: EclaircissementState, seat: Seat) -> dict[str, Any]:
-        moves = state._moves
-        if moves is None:
-            if state.path:
-                moves = further_jumps(state.board, state.path)
-                moves[STOP] = STOP
-            else:
-                moves = pass_or(generate(state.board, seat))
-            state._moves = moves
-        return moves
+    def _generate(self, state: EclaircissementState, seat: Seat) -> dict[str, Any]:
+        """Steps and jumps between turns; in a chain, the jumps left to the piece and ``stop``."""
+        if state.path:
+            moves: dict[str, Any] = further_jumps(state.board, state.path)
+            moves[STOP] = STOP
+            return moves
+        return generate(state.board, seat)
 
     def timeout_move(self, state: EclaircissementState, seat: Seat) -> str | None:
         """Running out of time in the middle of a chain stops it; otherwise as for the box."""
         if state.path and state.outcome is None and seat == state.turn:
             return STOP
         return super().timeout_move(state, seat)
-
-    def _is_stuck(self, state: EclaircissementState, seat: Seat) -> bool:
-        if seat == state.turn:
-            return PASS in self._moves_for(state, seat)
-        return not generate(state.board, seat)
 
     def _apply(self, state: EclaircissementState, seat: Seat, move: str, detail: Any) -> EclaircissementState:
         if detail == PASS or detail == STOP:
@@ -274,17 +216,8 @@ class Eclaircissement(KaroRules):
 
     def _close(self, board: str, mover: Seat, seen: Seen, last: tuple[Seat, str]) -> EclaircissementState:
         """The state that ends ``mover``'s turn, with the checks RULES.md orders."""
-        turn = 1 - mover
-        new = EclaircissementState(board, turn, (), seen, None, last)
-        new.seen, new.outcome = close_turn(
-            mover,
-            has_won(board, mover),
-            WIN_REASON,
-            seen,
-            position_key(board, turn),
-            lambda s: self._is_stuck(new, s),
-        )
-        return new
+        new = EclaircissementState(board, 1 - mover, (), seen, None, last)
+        return self._end_turn(new, mover, has_won(board, mover))
 
     def _why_illegal(self, state: EclaircissementState, seat: Seat, move: Any) -> str:
         if not isinstance(move, str):
@@ -349,30 +282,8 @@ class Eclaircissement(KaroRules):
                 "pieces": pieces,
             },
             "chain": chain,
-            "to_act": list(self.to_act(state)),
-            "last_move": None if state.last is None else {"seat": state.last[0], "move": state.last[1]},
-            "legal_moves": [] if seat is None else self.legal_moves(state, seat),
-            "position": self.format_position(state),
-            "seen": seen_to_json(state.seen, key_text),
-            "outcome": None if state.outcome is None else state.outcome.to_dict(),
+            **self._view_tail(state, seat),
         }
-
-    def state_from_view(
-        self, view: Mapping[str, JSON], seat: Seat | None, rng: random.Random
-    ) -> EclaircissementState:
-        # Nothing is hidden in this game: the view rebuilds the exact state.
-        state = read_position(str(view["position"]))
-        return self._restore(state, view.get("seen", {}), view.get("last_move"), view.get("outcome"))
-
-    def _restore(self, state: EclaircissementState, seen: JSON, last: JSON, outcome: JSON) -> EclaircissementState:
-        return EclaircissementState(
-            state.board,
-            state.turn,
-            state.path,
-            seen_from_json(seen, text_key),
-            outcome_from_json(outcome),
-            last_from_json(last),
-        )
 
     # -- notation and storage ------------------------------------------------------------
 
@@ -382,32 +293,19 @@ class Eclaircissement(KaroRules):
             text += " " + path_text(state.path)
         return text
 
+    def _between_turns(self, state: EclaircissementState) -> bool:
+        return not state.path
+
     def parse_position(self, text: str) -> EclaircissementState:
         state = read_position(text)
-        mover = state.turn if state.path else 1 - state.turn
-        for s in (mover, 1 - mover):
+        if not state.path:
+            return self._judge_position(state)
+        # In the middle of a chain nothing is recorded; the jumping seat is asked about a win first.
+        for s in (state.turn, 1 - state.turn):
             if has_won(state.board, s):
                 state.outcome = Outcome.win(s, 2, WIN_REASON)
                 return state
-        if not state.path:
-            state.seen = EMPTY_SEEN.add(position_key(state.board, state.turn))[0]
-            if self._is_stuck(state, state.turn) and self._is_stuck(state, 1 - state.turn):
-                state.outcome = Outcome.draw(2, BOTH_STUCK)
         return state
-
-    def dump(self, state: EclaircissementState) -> dict[str, JSON]:
-        return {
-            "position": self.format_position(state),
-            "seen": seen_to_json(state.seen, key_text),
-            "last": None if state.last is None else {"seat": state.last[0], "move": state.last[1]},
-            "outcome": None if state.outcome is None else state.outcome.to_dict(),
-        }
-
-    def load(self, data: Mapping[str, JSON]) -> EclaircissementState:
-        if not isinstance(data, Mapping) or not isinstance(data.get("position"), str):
-            raise PositionError("a stored game needs its position text")
-        state = read_position(data["position"])
-        return self._restore(state, data.get("seen", {}), data.get("last"), data.get("outcome"))
 
     # -- for bots ------------------------------------------------------------------------
 

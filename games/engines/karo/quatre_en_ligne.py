@@ -25,27 +25,17 @@ the repetition rule asks for.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..base import JSON, Outcome, PositionError, Seat
 from .common import (
-    BOTH_STUCK,
     EMPTY_SEEN,
-    NOBODY,
     PASS,
-    SEATS,
     KaroRules,
+    KaroState,
     Seen,
-    close_turn,
-    last_from_json,
-    outcome_from_json,
-    pass_or,
-    seen_from_json,
-    seen_to_json,
-    starting_seat,
+    position_key,
 )
 from .geometry import Window, parse_place, run_length, shift_text
 
@@ -143,14 +133,14 @@ class Layout:
         return None
 
 
-class QuatreState:
-    """One moment of a game. Treat as immutable: ``play`` builds a new one.
+class QuatreState(KaroState):
+    """One moment of a game (see :class:`~.common.KaroState`).
 
     ``board`` has one character per window place: blank (no tile), ``.`` (an
-    empty tile) or a piece letter.
+    empty tile) or a piece letter; ``layout`` says where the tiles lie.
     """
 
-    __slots__ = ("board", "layout", "turn", "seen", "outcome", "last", "_moves")
+    __slots__ = ("layout",)
 
     def __init__(
         self,
@@ -161,28 +151,15 @@ class QuatreState:
         outcome: Outcome | None,
         last: tuple[Seat, str] | None,
     ) -> None:
-        self.board = board
+        super().__init__(board, turn, seen, outcome, last)
         self.layout = layout
-        self.turn = turn
-        self.seen = seen
-        self.outcome = outcome
-        self.last = last
-        self._moves: dict[str, Any] | None = None
 
     @property
     def placing(self) -> bool:
         return self.board.count(EMPTY) > TILE_COUNT - 2 * PIECES_EACH
 
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.board, self.layout.ox, self.layout.oy, self.turn, self.seen, self.outcome, self.last)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, QuatreState):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash((self.board, self.layout.ox, self.layout.oy, self.turn, self.last))
+    def _identity(self) -> tuple[Any, ...]:
+        return (self.board, self.layout.ox, self.layout.oy, self.turn, self.last)
 
     def __repr__(self) -> str:
         return f"QuatreState({format_board(self.board, self.layout.ox, self.layout.oy)!r}, turn={self.turn})"
@@ -360,10 +337,6 @@ def settle(board: str, layout: Layout, lift: int, target: int) -> tuple[str, Lay
     return shift_text(board, shift, BLANK), Layout(layout.ox + dx, layout.oy + dy, tuple(tiles))
 
 
-def position_key(board: str, turn: Seat) -> str:
-    return board + "01"[turn]
-
-
 # -- text --------------------------------------------------------------------------------
 
 
@@ -378,17 +351,12 @@ def format_board(board: str, ox: int, oy: int) -> str:
     return f"{MARGIN + ox},{MARGIN + oy} {'/'.join(rows)}"
 
 
-@lru_cache(maxsize=1 << 16)
-def key_text(key: str) -> str:
-    """A recorded position as text, with its lowest corner at 0,0."""
-    return f"{format_board(key[:-1], -MARGIN, -MARGIN)} {key[-1]}"
+def recorded_board_text(board: str) -> str:
+    """A board as recorded positions write it: with its lowest corner at 0,0.
 
-
-@lru_cache(maxsize=1 << 16)
-def text_key(text: str) -> str:
-    """Inverse of :func:`key_text` (any origin gives the same key); PositionError on bad text."""
-    state = read_position(text)
-    return position_key(state.board, state.turn)
+    (Reading it back, any origin gives the same board string.)
+    """
+    return format_board(board, -MARGIN, -MARGIN)
 
 
 def parse_board(origin_text: str, rows_text: str) -> tuple[str, Layout]:
@@ -454,27 +422,18 @@ START_BOARD, START_LAYOUT = parse_board("0,0", "...../...../...../.....")
 class QuatreEnLigne(KaroRules):
     slug: ClassVar[str] = "quatre-en-ligne"
     title: ClassVar[str] = "Quatre en ligne"
+    win_reason: ClassVar[str] = WIN_REASON
+    _read = staticmethod(read_position)
+    _board_text = staticmethod(recorded_board_text)
+    _has_won = staticmethod(has_line)
 
     def new_game(self, num_players: int, seed: JSON = 0, options: Mapping[str, JSON] | None = None) -> QuatreState:
-        self.check_players(num_players)
-        chosen = self.validate_options(options)
-        first = starting_seat(self.slug, seed, chosen["first_player"])
+        first = self._first_seat(num_players, seed, options)
         seen = EMPTY_SEEN.add(position_key(START_BOARD, first))[0]
         return QuatreState(START_BOARD, START_LAYOUT, first, seen, None, None)
 
-    def to_act(self, state: QuatreState) -> tuple[Seat, ...]:
-        return NOBODY if state.outcome is not None else SEATS[state.turn]
-
-    def _moves_for(self, state: QuatreState, seat: Seat) -> dict[str, Any]:
-        moves = state._moves
-        if moves is None:
-            moves = state._moves = pass_or(generate(state, seat))
-        return moves
-
-    def _is_stuck(self, state: QuatreState, seat: Seat) -> bool:
-        if seat == state.turn:
-            return PASS in self._moves_for(state, seat)
-        return not generate(state, seat)
+    def _generate(self, state: QuatreState, seat: Seat) -> dict[str, Any]:
+        return generate(state, seat)
 
     def _apply(self, state: QuatreState, seat: Seat, move: str, detail: Any) -> QuatreState:
         last = (seat, move)
@@ -507,12 +466,7 @@ class QuatreEnLigne(KaroRules):
         self, board: str, layout: Layout, mover: Seat, seen: Seen, won: bool, last: tuple[Seat, str]
     ) -> QuatreState:
         """The state that ends ``mover``'s turn, with the checks RULES.md orders."""
-        turn = 1 - mover
-        new = QuatreState(board, layout, turn, seen, None, last)
-        new.seen, new.outcome = close_turn(
-            mover, won, WIN_REASON, seen, position_key(board, turn), lambda s: self._is_stuck(new, s)
-        )
-        return new
+        return self._end_turn(QuatreState(board, layout, 1 - mover, seen, None, last), mover, won)
 
     # -- why a move is refused -------------------------------------------------------------
 
@@ -616,59 +570,13 @@ class QuatreEnLigne(KaroRules):
                 "bounds": {"min_x": min(xs), "min_y": min(ys), "max_x": max(xs), "max_y": max(ys)},
             },
             "placed": [board.count(PLAIN[s]) + board.count(MARKED[s]) for s in (0, 1)],
-            "to_act": list(self.to_act(state)),
-            "last_move": None if state.last is None else {"seat": state.last[0], "move": state.last[1]},
-            "legal_moves": [] if seat is None else self.legal_moves(state, seat),
-            "position": self.format_position(state),
-            "seen": seen_to_json(state.seen, key_text),
-            "outcome": None if state.outcome is None else state.outcome.to_dict(),
+            **self._view_tail(state, seat),
         }
-
-    def state_from_view(self, view: Mapping[str, JSON], seat: Seat | None, rng: random.Random) -> QuatreState:
-        # Nothing is hidden in this game: the view rebuilds the exact state.
-        state = read_position(str(view["position"]))
-        return self._restore(state, view.get("seen", {}), view.get("last_move"), view.get("outcome"))
-
-    def _restore(self, state: QuatreState, seen: JSON, last: JSON, outcome: JSON) -> QuatreState:
-        return QuatreState(
-            state.board,
-            state.layout,
-            state.turn,
-            seen_from_json(seen, text_key),
-            outcome_from_json(outcome),
-            last_from_json(last),
-        )
 
     # -- notation and storage ------------------------------------------------------------
 
     def format_position(self, state: QuatreState) -> str:
         return f"{format_board(state.board, state.layout.ox, state.layout.oy)} {state.turn}"
-
-    def parse_position(self, text: str) -> QuatreState:
-        state = read_position(text)
-        board, turn = state.board, state.turn
-        state.seen = EMPTY_SEEN.add(position_key(board, turn))[0]
-        for s in (1 - turn, turn):
-            if has_line(board, s):
-                state.outcome = Outcome.win(s, 2, WIN_REASON)
-                return state
-        if self._is_stuck(state, turn) and self._is_stuck(state, 1 - turn):
-            state.outcome = Outcome.draw(2, BOTH_STUCK)
-        return state
-
-    def dump(self, state: QuatreState) -> dict[str, JSON]:
-        return {
-            "position": self.format_position(state),
-            "seen": seen_to_json(state.seen, key_text),
-            "last": None if state.last is None else {"seat": state.last[0], "move": state.last[1]},
-            "outcome": None if state.outcome is None else state.outcome.to_dict(),
-        }
-
-    def load(self, data: Mapping[str, JSON]) -> QuatreState:
-        if not isinstance(data, Mapping) or not isinstance(data.get("position"), str):
-            raise PositionError("a stored game needs its position text")
-        state = read_position(data["position"])
-        return self._restore(state, data.get("seen", {}), data.get("last"), data.get("outcome"))
 
     # -- for bots ------------------------------------------------------------------------
 

@@ -19,25 +19,18 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..base import JSON, Outcome, PositionError, Seat
 from .common import (
-    BOTH_STUCK,
     EMPTY_SEEN,
     NOBODY,
     PASS,
     SEATS,
     KaroRules,
+    KaroState,
     Seen,
-    close_turn,
-    last_from_json,
-    outcome_from_json,
-    pass_or,
-    seen_from_json,
-    seen_to_json,
-    starting_seat,
+    read_grid_text,
 )
 from .geometry import Grid
 
@@ -77,15 +70,14 @@ EMPTY_BOARD = EMPTY * GRID.size
 _PAIRS = tuple(tuple((a, b) for b in range(GRID.size)) for a in range(GRID.size))
 
 
-class RampantsState:
-    """One moment of a game. Treat as immutable: ``play`` builds a new one.
+class RampantsState(KaroState):
+    """One moment of a game (see :class:`~.common.KaroState`).
 
     ``turn`` is the seat to move, or -1 during the secret setup, when ``first``
-    holds the seat that will move first (-1 afterwards). ``seen`` counts the
-    positions that ended a turn; ``last`` is the last ``(seat, move)``.
+    holds the seat that will move first (-1 afterwards).
     """
 
-    __slots__ = ("board", "turn", "first", "seen", "outcome", "last", "_moves")
+    __slots__ = ("first",)
 
     def __init__(
         self,
@@ -96,24 +88,11 @@ class RampantsState:
         outcome: Outcome | None,
         last: tuple[Seat, str] | None,
     ) -> None:
-        self.board = board
-        self.turn = turn
+        super().__init__(board, turn, seen, outcome, last)
         self.first = first
-        self.seen = seen
-        self.outcome = outcome
-        self.last = last
-        self._moves: dict[str, Any] | None = None
 
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.board, self.turn, self.first, self.seen, self.outcome, self.last)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RampantsState):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash((self.board, self.turn, self.first, self.last))
+    def _identity(self) -> tuple[Any, ...]:
+        return (self.board, self.turn, self.first, self.last)
 
     def __repr__(self) -> str:
         return f"RampantsState({format_board(self.board)!r}, turn={self.turn}, first={self.first})"
@@ -176,45 +155,18 @@ def layout_of(board: str, seat: Seat) -> str | None:
     return (cells[:3] + "/" + cells[3:]).upper()
 
 
-def position_key(board: str, turn: Seat) -> str:
-    return board + "01"[turn]
-
-
-@lru_cache(maxsize=1 << 16)
-def key_text(key: str) -> str:
-    """A recorded position (board and seat to move) as position text."""
-    return f"{format_board(key[:-1])} {key[-1]}"
-
-
-@lru_cache(maxsize=1 << 16)
-def text_key(text: str) -> str:
-    """Inverse of :func:`key_text`; PositionError for anything but a position in play."""
-    state = read_position(text)
-    if state.turn < 0:
-        raise PositionError(f"{text!r} is a setup position; only positions in play are recorded")
-    return position_key(state.board, state.turn)
-
-
 def read_position(text: str) -> RampantsState:
     """The board, seat to move and setup of a position text, checked (no history, no outcome)."""
-    if not isinstance(text, str):
-        raise PositionError(f"a position is text, not {text!r}")
-    fields = text.split(" ")
-    board = GRID.rows_cells(fields[0])
-    if board is None:
-        raise PositionError(f"{fields[0]!r} is not 8 ranks of 3 squares separated by '/'")
-    bad = set(board) - set(".CJcj")
-    if bad:
-        raise PositionError(f"unknown square content {''.join(sorted(bad))!r} (use . C J c j)")
-    if len(fields) == 3 and fields[1] == SETUP and fields[2] in ("0", "1"):
-        return _read_setup(board, int(fields[2]))
-    if len(fields) != 2 or fields[1] not in ("0", "1"):
+    board, fields = read_grid_text(text, GRID, ".CJcj")
+    if len(fields) == 2 and fields[0] == SETUP and fields[1] in ("0", "1"):
+        return _read_setup(board, int(fields[1]))
+    if len(fields) != 1 or fields[0] not in ("0", "1"):
         raise PositionError(f"{text!r} must end with the seat to move (0 or 1), or 'setup' and the first seat")
     for s in (0, 1):
         count = sum(board.count(p) for p in PIECES[s])
         if count != 6:
             raise PositionError(f"seat {s} has {count} pieces on the board, not 6")
-    return RampantsState(board, int(fields[1]), -1, EMPTY_SEEN, None, None)
+    return RampantsState(board, int(fields[0]), -1, EMPTY_SEEN, None, None)
 
 
 def _read_setup(board: str, first: Seat) -> RampantsState:
@@ -236,11 +188,13 @@ def _read_setup(board: str, first: Seat) -> RampantsState:
 class RampantsEtSauteurs(KaroRules):
     slug: ClassVar[str] = "rampants-sauteurs"
     title: ClassVar[str] = "Rampants et Sauteurs"
+    win_reason: ClassVar[str] = WIN_REASON
+    _read = staticmethod(read_position)
+    _board_text = staticmethod(format_board)
+    _has_won = staticmethod(has_crossed)
 
     def new_game(self, num_players: int, seed: JSON = 0, options: Mapping[str, JSON] | None = None) -> RampantsState:
-        self.check_players(num_players)
-        chosen = self.validate_options(options)
-        first = starting_seat(self.slug, seed, chosen["first_player"])
+        first = self._first_seat(num_players, seed, options)
         return RampantsState(EMPTY_BOARD, -1, first, EMPTY_SEEN, None, None)
 
     def to_act(self, state: RampantsState) -> tuple[Seat, ...]:
@@ -250,18 +204,10 @@ class RampantsEtSauteurs(KaroRules):
             return SEATS[state.turn]
         return tuple(s for s in (0, 1) if layout_of(state.board, s) is None)
 
-    def _moves_for(self, state: RampantsState, seat: Seat) -> dict[str, Any]:
+    def _generate(self, state: RampantsState, seat: Seat) -> dict[str, Any]:
         if state.turn < 0:
-            return _LAYOUT_MOVES
-        moves = state._moves
-        if moves is None:
-            moves = state._moves = pass_or(generate(state.board, seat))
-        return moves
-
-    def _is_stuck(self, state: RampantsState, seat: Seat) -> bool:
-        if seat == state.turn:
-            return PASS in self._moves_for(state, seat)
-        return not generate(state.board, seat)
+            return _LAYOUT_MOVES  # the same for both seats
+        return generate(state.board, seat)
 
     def _apply(self, state: RampantsState, seat: Seat, move: str, detail: Any) -> RampantsState:
         if state.turn < 0:
@@ -278,17 +224,8 @@ class RampantsEtSauteurs(KaroRules):
 
     def _close(self, board: str, mover: Seat, seen: Seen, last: tuple[Seat, str]) -> RampantsState:
         """The state that ends ``mover``'s turn, with the checks RULES.md orders."""
-        turn = 1 - mover
-        new = RampantsState(board, turn, -1, seen, None, last)
-        new.seen, new.outcome = close_turn(
-            mover,
-            has_crossed(board, mover),
-            WIN_REASON,
-            seen,
-            position_key(board, turn),
-            lambda s: self._is_stuck(new, s),
-        )
-        return new
+        new = RampantsState(board, 1 - mover, -1, seen, None, last)
+        return self._end_turn(new, mover, has_crossed(board, mover))
 
     def _why_illegal(self, state: RampantsState, seat: Seat, move: Any) -> str:
         if not isinstance(move, str):
@@ -375,15 +312,13 @@ class RampantsEtSauteurs(KaroRules):
             "board": {"files": GRID.width, "ranks": GRID.height, "pieces": pieces},
             "setup": setup,
             "first_player": state.first if state.turn < 0 else None,
-            "to_act": list(self.to_act(state)),
+            **self._view_tail(state, seat),
+            # what this seat may know of the last move and of the position
             "last_move": last,
+            "position": text,
             # Moves played in secret that this version makes public (the shell's move
             # list shows them in place of "hidden"; see static/js/table/moves.js).
             "revealed_moves": revealed,
-            "legal_moves": [] if seat is None else self.legal_moves(state, seat),
-            "position": text,
-            "seen": seen_to_json(state.seen, key_text),
-            "outcome": None if state.outcome is None else state.outcome.to_dict(),
         }
 
     def state_from_view(self, view: Mapping[str, JSON], seat: Seat | None, rng: random.Random) -> RampantsState:
@@ -405,16 +340,6 @@ class RampantsEtSauteurs(KaroRules):
             last = {"seat": last["seat"], "move": sampled.get(last["seat"], "")}
         return self._restore(state, view.get("seen", {}), last, view.get("outcome"))
 
-    def _restore(self, state: RampantsState, seen: JSON, last: JSON, outcome: JSON) -> RampantsState:
-        return RampantsState(
-            state.board,
-            state.turn,
-            state.first,
-            seen_from_json(seen, text_key),
-            outcome_from_json(outcome),
-            last_from_json(last),
-        )
-
     # -- notation and storage ------------------------------------------------------------
 
     def format_position(self, state: RampantsState) -> str:
@@ -423,35 +348,8 @@ class RampantsEtSauteurs(KaroRules):
             return f"{board} {SETUP} {state.first}"
         return f"{board} {state.turn}"
 
-    def parse_position(self, text: str) -> RampantsState:
-        state = read_position(text)
-        if state.turn >= 0:
-            state.seen = EMPTY_SEEN.add(position_key(state.board, state.turn))[0]
-            state.outcome = self._outcome_of_position(state)
-        return state
-
-    def _outcome_of_position(self, state: RampantsState) -> Outcome | None:
-        mover = 1 - state.turn
-        for s in (mover, state.turn):
-            if has_crossed(state.board, s):
-                return Outcome.win(s, 2, WIN_REASON)
-        if self._is_stuck(state, state.turn) and self._is_stuck(state, mover):
-            return Outcome.draw(2, BOTH_STUCK)
-        return None
-
-    def dump(self, state: RampantsState) -> dict[str, JSON]:
-        return {
-            "position": self.format_position(state),
-            "seen": seen_to_json(state.seen, key_text),
-            "last": None if state.last is None else {"seat": state.last[0], "move": state.last[1]},
-            "outcome": None if state.outcome is None else state.outcome.to_dict(),
-        }
-
-    def load(self, data: Mapping[str, JSON]) -> RampantsState:
-        if not isinstance(data, Mapping) or not isinstance(data.get("position"), str):
-            raise PositionError("a stored game needs its position text")
-        state = read_position(data["position"])
-        return self._restore(state, data.get("seen", {}), data.get("last"), data.get("outcome"))
+    def _between_turns(self, state: RampantsState) -> bool:
+        return state.turn >= 0
 
     # -- for bots ------------------------------------------------------------------------
 

@@ -5,10 +5,10 @@
 // first player with all eight pieces lit and on the edge wins.
 
 import {
-  KaroBoard, S, announceOpponent, commonTexts, drawPiece, fmt, playerLegend, svg, turnPrompt,
+  KaroBoard, PieceSelection, S, announceOpponent, commonTexts, drawPiece, fmt, movesBySource,
+  parseSquare, playerLegend, squareName, svg, turnPrompt,
 } from "./karo-common.js";
 
-const FILES = "abcde";
 const SIZE = 5;
 const STOP = "stop";
 
@@ -38,14 +38,6 @@ function texts(gettext) {
   };
 }
 
-function squareName(x, y) {
-  return `${FILES[x]}${y + 1}`;
-}
-
-function parseSquare(name) {
-  return { x: FILES.indexOf(name[0]), y: Number(name.slice(1)) - 1 };
-}
-
 export function mount(host, options) {
   const T = texts(options.gettext);
   const seat = options.seat;
@@ -56,22 +48,21 @@ export function mount(host, options) {
   const flip = seat === 1;
   let view = null;
   let ctx = null;
-  let selected = null;
-  let lastVersion = null;
 
   const display = (x, y) => (flip ? [SIZE - 1 - x, y] : [x, SIZE - 1 - y]);
 
-  function movesBySource() {
-    const out = new Map();
-    if (!ctx || !ctx.interactive || !view || view.phase !== "play") return out;
-    for (const move of ctx.legalMoves) {
-      const [from, to] = move.split("-");
-      if (!to) continue;
-      if (!out.has(from)) out.set(from, []);
-      out.get(from).push(to);
-    }
-    return out;
-  }
+  const pick = new PieceSelection(board, T, {
+    moves: () => movesBySource(view, ctx),
+    render: () => render(),
+    send: (move) => options.onMove(move),
+    ownPiece: (name) => view.board.pieces.some((p) => p.square === name && p.owner === seat),
+    // In a chain of jumps, only the jumping piece may go on.
+    fixed: () => {
+      if (!view || !view.chain) return null;
+      const count = (movesBySource(view, ctx).get(view.chain.piece) || []).length;
+      return fmt(T.jumpAgain, { square: view.chain.piece, count });
+    },
+  });
 
   function pieceLabel(piece) {
     if (piece.owner === 0) return piece.lit ? T.whiteLit : T.whiteDark;
@@ -85,23 +76,14 @@ export function mount(host, options) {
     const centre = view.board.centre.square;
     const chain = view.chain;
     const path = chain ? chain.path : [];
-    const moves = movesBySource();
+    const moves = movesBySource(view, ctx);
     // In a chain, the jumping piece is the only choice: keep it selected.
-    if (chain && moves.has(chain.piece)) selected = chain.piece;
-    if (selected && !moves.has(selected)) selected = null;
-    const destinations = new Set(selected ? moves.get(selected) : []);
-    let lastFrom = null;
-    let lastTo = null;
-    if (ctx.lastMove && ctx.lastMove.includes("-")) [lastFrom, lastTo] = ctx.lastMove.split("-");
+    if (chain && moves.has(chain.piece)) pick.selected = chain.piece;
+    const marks = pick.marks(moves, ctx);
+    const { selected, destinations } = marks;
 
     board.begin(-0.4, -0.06, SIZE + 0.46, SIZE + 0.46);
-    for (let k = 0; k < SIZE; k += 1) {
-      const [, dy] = display(0, k);
-      board.coordinate(String(k + 1), -0.2 * S, (dy + 0.5) * S);
-      const [dx] = display(k, 0);
-      board.coordinate(FILES[k], (dx + 0.5) * S, (SIZE + 0.2) * S);
-    }
-    svg("rect", { class: "karo-board-back", x: -4, y: -4, width: SIZE * S + 8, height: SIZE * S + 8, rx: 10 }, board.layers.under);
+    board.gridFrame(SIZE, SIZE, display);
 
     for (let y = 0; y < SIZE; y += 1) {
       for (let x = 0; x < SIZE; x += 1) {
@@ -117,10 +99,7 @@ export function mount(host, options) {
         parts.push(piece ? pieceLabel(piece) : T.empty);
         const step = path.indexOf(name);
         if (step >= 0 && name !== (chain && chain.piece)) parts.push(fmt(T.visited, { n: step + 1 }));
-        if (name === selected) parts.push(T.selectedMark);
-        if (destinations.has(name)) parts.push(T.destination);
-        if (name === lastFrom) parts.push(T.lastFrom);
-        if (name === lastTo) parts.push(T.lastTo);
+        parts.push(...pick.words(name, marks));
         const g = board.cell(name, dx, dy, { classes: classes.join(" "), label: parts.join(", ") });
         if (piece) {
           g.dataset.owner = String(piece.owner);
@@ -141,10 +120,7 @@ export function mount(host, options) {
         } else {
           board.tile(g);
         }
-        if (name === lastFrom) board.markLastFrom(g);
-        if (name === lastTo) board.markLastTo(g);
-        if (moves.has(name) && !selected) board.markMovable(g);
-        if (name === selected) board.markSelected(g);
+        pick.drawMarks(g, name, marks);
         if (piece) drawPiece(g, S / 2, S / 2, { owner: piece.owner, up: piece.lit, lit: piece.lit });
         if (step >= 0) board.markNumber(g, step + 1);
         if (destinations.has(name)) board.markDestination(g);
@@ -168,10 +144,10 @@ export function mount(host, options) {
       }
     }
     board.finish(selected || moves.keys().next().value);
-    renderStrip(chain, moves);
+    renderStrip(chain, moves, selected);
   }
 
-  function renderStrip(chain, moves) {
+  function renderStrip(chain, moves, selected) {
     const buttons = [];
     let prompt = turnPrompt(T, view, ctx, seat);
     const mine = ctx.interactive && ctx.legalMoves.length && !(view.outcome || ctx.outcome);
@@ -184,7 +160,7 @@ export function mount(host, options) {
       }
     } else if (mine) {
       prompt = selected ? T.pickDestination : T.pickPiece;
-      if (selected) buttons.push({ name: "cancel", label: T.cancel, onClick: () => deselect(true) });
+      if (selected) buttons.push({ name: "cancel", label: T.cancel, onClick: () => pick.deselect(true) });
     }
     board.setPrompt(prompt);
     board.setActions(buttons);
@@ -205,68 +181,12 @@ export function mount(host, options) {
     ]);
   }
 
-  function deselect(say) {
-    if (!selected || (view && view.chain)) return;
-    selected = null;
-    render();
-    if (say) board.announce(T.deselected);
-  }
-
-  function play(from, to) {
-    if (!view.chain) selected = null;
-    options.onMove(`${from}-${to}`);
-  }
-
-  board.activate = (name) => {
-    if (!view || !ctx) return;
-    const moves = movesBySource();
-    if (!moves.size) return;
-    if (selected && moves.get(selected).includes(name)) {
-      play(selected, name);
-      return;
-    }
-    if (view.chain) {
-      board.announce(fmt(T.jumpAgain, { square: view.chain.piece, count: (moves.get(view.chain.piece) || []).length }));
-      return;
-    }
-    if (moves.has(name)) {
-      if (name === selected) {
-        deselect(true);
-      } else {
-        selected = name;
-        render();
-        board.announce(fmt(T.selected, { square: name, count: moves.get(name).length }));
-      }
-      return;
-    }
-    const piece = view.board.pieces.find((p) => p.square === name);
-    if (piece && piece.owner === seat) board.announce(fmt(T.noMoveFrom, { square: name }));
-    else if (selected) board.announce(fmt(T.notADestination, { square: name }));
-  };
-  board.canDrag = (name) => {
-    const moves = movesBySource();
-    if (!moves.has(name)) return false;
-    if (selected !== name) {
-      selected = name;
-      render();
-    }
-    return true;
-  };
-  board.drop = (from, to) => {
-    const moves = movesBySource();
-    if (moves.has(from) && moves.get(from).includes(to)) play(from, to);
-    else board.announce(fmt(T.notADestination, { square: to }));
-  };
-  board.cancel = () => deselect(true);
-
   return {
     update(newView, newCtx) {
-      const versionChanged = lastVersion !== newCtx.version;
+      const versionChanged = board.stamp(newCtx);
       view = newView;
       ctx = newCtx;
-      lastVersion = newCtx.version;
-      board.stamp(newCtx);
-      if (versionChanged) selected = null;
+      if (versionChanged) pick.selected = null;
       render();
       if (versionChanged && view.chain && ctx.legalMoves.length && view.last_move && view.last_move.seat === seat) {
         const count = ctx.legalMoves.filter((m) => m !== STOP).length;

@@ -38,6 +38,18 @@ export function html(tag, attrs, parent, text) {
   return node;
 }
 
+const FILES = "abcdefgh";
+
+/** The name of a square on the fixed grids, file letter then rank: (0, 0) is "a1". */
+export function squareName(x, y) {
+  return `${FILES[x]}${y + 1}`;
+}
+
+/** The column and row of a square name such as "b3" (both from 0). */
+export function parseSquare(name) {
+  return { x: FILES.indexOf(name[0]), y: Number(name.slice(1)) - 1 };
+}
+
 /** "%(name)s" placeholders filled from ``values`` (the catalogue gives only gettext). */
 export function fmt(text, values) {
   return text.replace(/%\((\w+)\)s/g, (whole, key) => (key in values ? String(values[key]) : whole));
@@ -175,11 +187,15 @@ export class KaroBoard {
   /**
    * Record on the board's root which version it shows and how many moves it
    * offers (data-version, data-moves): harmless to the page, and what a test
-   * waits for before it clicks.
+   * waits for before it clicks. True when the version is a new one (a move was
+   * played since the last call).
    */
   stamp(ctx) {
-    this.root.dataset.version = String(ctx.version);
+    const version = String(ctx.version);
+    const changed = this.root.dataset.version !== version;
+    this.root.dataset.version = version;
     this.root.dataset.moves = String(ctx.interactive ? ctx.legalMoves.length : 0);
+    return changed;
   }
 
   announce(text) {
@@ -270,6 +286,19 @@ export class KaroBoard {
       x2: (to[0] + 0.5) * S, y2: (to[1] + 0.5) * S,
       "marker-end": `url(#${this.arrowId})`,
     }, this.layers.over);
+  }
+
+  /**
+   * The frame of a fixed grid of ``width`` x ``height`` squares: its backing, file
+   * letters below and rank numbers on the left; ``display(x, y)`` gives the display
+   * column and row of a square (the board turns for seat 1).
+   */
+  gridFrame(width, height, display) {
+    for (let y = 0; y < height; y += 1) this.coordinate(String(y + 1), -0.2 * S, (display(0, y)[1] + 0.5) * S);
+    for (let x = 0; x < width; x += 1) this.coordinate(FILES[x], (display(x, 0)[0] + 0.5) * S, (height + 0.2) * S);
+    svg("rect", {
+      class: "karo-board-back", x: -4, y: -4, width: width * S + 8, height: height * S + 8, rx: 10,
+    }, this.layers.under);
   }
 
   /** Coordinates along the border (a–e, 1–8...): text only, hidden from screen readers. */
@@ -527,4 +556,148 @@ export function announceOpponent(board, T, view, ctx, seat, describe) {
   const player = playerName(T, ctx, last.seat);
   const words = describe(last.move, last.seat, player);
   if (words) board.announce(words.sentence || fmt(T.played, { player, move: words }));
+}
+
+// -- choosing a piece, then where it goes ----------------------------------------------
+
+/** The squares the last "from-to" move left and reached, or nulls. */
+export function lastMoveSquares(ctx) {
+  if (ctx.lastMove && ctx.lastMove.includes("-")) return ctx.lastMove.split("-");
+  return [null, null];
+}
+
+/**
+ * The viewer's legal "from-to" moves as a Map from a piece's square to its
+ * destinations; empty unless the viewer is to move a piece ("play" phase).
+ */
+export function movesBySource(view, ctx) {
+  const out = new Map();
+  if (!ctx || !ctx.interactive || !view || view.phase !== "play") return out;
+  for (const move of ctx.legalMoves) {
+    const [from, to] = move.split("-");
+    if (!to) continue;
+    if (!out.has(from)) out.set(from, []);
+    out.get(from).push(to);
+  }
+  return out;
+}
+
+/**
+ * Select a piece, then its destination, by click, keyboard or drag: the input of
+ * the boards whose moves are written "from-to" (Rampants et Sauteurs,
+ * Éclaircissement). It takes over the board's activate, canDrag, drop and cancel
+ * and keeps ``selected`` (a square or null), which the game reads when it draws.
+ * The game gives:
+ * - ``moves()``: its current movesBySource;
+ * - ``render()``, and ``send(move)`` to play a move;
+ * - ``ownPiece(name)``: whether one of the viewer's pieces stands on that square;
+ * - ``intercept(name)`` (optional): true when the game handled a click itself;
+ * - ``fixed()`` (optional): while the selection may not change (a chain of
+ *   jumps), the sentence that says what to do instead; otherwise null.
+ */
+export class PieceSelection {
+  constructor(board, T, game) {
+    this.board = board;
+    this.T = T;
+    this.game = game;
+    this.selected = null;
+    board.activate = (name) => this.activate(name);
+    board.canDrag = (name) => this.grab(name);
+    board.drop = (from, to) => this.drop(from, to);
+    board.cancel = () => this.deselect(true);
+  }
+
+  fixed() {
+    return this.game.fixed ? this.game.fixed() : null;
+  }
+
+  /**
+   * Before drawing: forgets a selected square that has no move (any more), and
+   * returns what the squares show: {moves, selected, destinations, lastFrom, lastTo}.
+   */
+  marks(moves, ctx) {
+    if (this.selected && !moves.has(this.selected)) this.selected = null;
+    const [lastFrom, lastTo] = lastMoveSquares(ctx);
+    const destinations = new Set(this.selected ? moves.get(this.selected) : []);
+    return { moves, selected: this.selected, destinations, lastFrom, lastTo };
+  }
+
+  /** The words that end a square's label: selected, destination, where the last move went. */
+  words(name, marks) {
+    const { T } = this;
+    const out = [];
+    if (name === marks.selected) out.push(T.selectedMark);
+    if (marks.destinations.has(name)) out.push(T.destination);
+    if (name === marks.lastFrom) out.push(T.lastFrom);
+    if (name === marks.lastTo) out.push(T.lastTo);
+    return out;
+  }
+
+  /** The marks drawn on a square before its piece (the destination dot goes over the piece). */
+  drawMarks(g, name, marks) {
+    const { board } = this;
+    if (name === marks.lastFrom) board.markLastFrom(g);
+    if (name === marks.lastTo) board.markLastTo(g);
+    if (marks.moves.has(name) && !marks.selected) board.markMovable(g);
+    if (name === marks.selected) board.markSelected(g);
+  }
+
+  activate(name) {
+    const { board, T, game } = this;
+    if (game.intercept && game.intercept(name)) return;
+    const moves = game.moves();
+    if (!moves.size) return;
+    if (this.selected && (moves.get(this.selected) || []).includes(name)) {
+      this.play(this.selected, name);
+      return;
+    }
+    const fixed = this.fixed();
+    if (fixed) {
+      board.announce(fixed);
+      return;
+    }
+    if (moves.has(name)) {
+      if (name === this.selected) {
+        this.deselect(true);
+      } else {
+        this.selected = name;
+        game.render();
+        board.announce(fmt(T.selected, { square: name, count: moves.get(name).length }));
+      }
+      return;
+    }
+    if (game.ownPiece(name)) board.announce(fmt(T.noMoveFrom, { square: name }));
+    else if (this.selected) board.announce(fmt(T.notADestination, { square: name }));
+  }
+
+  /** A drag may start from a piece that can move; it selects that piece. */
+  grab(name) {
+    if (!this.game.moves().has(name)) return false;
+    if (this.selected !== name) {
+      this.selected = name;
+      this.game.render();
+    }
+    return true;
+  }
+
+  drop(from, to) {
+    const moves = this.game.moves();
+    if (moves.has(from) && moves.get(from).includes(to)) this.play(from, to);
+    else this.board.announce(fmt(this.T.notADestination, { square: to }));
+  }
+
+  play(from, to) {
+    if (!this.fixed()) {
+      this.selected = null;
+      this.game.render();
+    }
+    this.game.send(`${from}-${to}`);
+  }
+
+  deselect(say) {
+    if (!this.selected || this.fixed()) return;
+    this.selected = null;
+    this.game.render();
+    if (say) this.board.announce(this.T.deselected);
+  }
 }

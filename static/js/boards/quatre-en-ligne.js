@@ -98,7 +98,6 @@ export function mount(host, options) {
   });
   let view = null;
   let ctx = null;
-  let lastVersion = null;
   // What the player has chosen so far this turn:
   // null | {kind: "piece", at} | {kind: "tile", lift} | {kind: "placed", lift, target}
   // | {kind: "tilePiece", lift, target, at}
@@ -420,11 +419,9 @@ export function mount(host, options) {
 
   return {
     update(newView, newCtx) {
-      const versionChanged = lastVersion !== newCtx.version;
+      const versionChanged = board.stamp(newCtx);
       view = newView;
       ctx = newCtx;
-      lastVersion = newCtx.version;
-      board.stamp(newCtx);
       if (versionChanged) sel = null;
       render();
       announceOpponent(board, T, view, ctx, seat, (move, who, player) => {

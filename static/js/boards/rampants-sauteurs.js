@@ -5,10 +5,10 @@
 // layouts (back rank then front rank, files a to c).
 
 import {
-  KaroBoard, S, announceOpponent, commonTexts, drawPiece, fmt, playerLegend, sideName, svg, turnPrompt,
+  KaroBoard, PieceSelection, S, announceOpponent, commonTexts, drawPiece, fmt, movesBySource,
+  parseSquare, playerLegend, sideName, squareName, svg, turnPrompt,
 } from "./karo-common.js";
 
-const FILES = "abc";
 const WIDTH = 3;
 const HEIGHT = 8;
 const DEFAULT_LAYOUT = "JCJ/CJC";
@@ -43,14 +43,6 @@ function texts(gettext) {
   };
 }
 
-function squareName(x, y) {
-  return `${FILES[x]}${y + 1}`;
-}
-
-function parseSquare(name) {
-  return { x: FILES.indexOf(name[0]), y: Number(name.slice(1)) - 1 };
-}
-
 /** The six start squares of a seat, in layout order: back rank a..c, then front rank a..c. */
 function startSquares(seat) {
   const back = seat === 0 ? 0 : 7;
@@ -68,9 +60,7 @@ export function mount(host, options) {
   const flip = seat === 1;
   let view = null;
   let ctx = null;
-  let selected = null; // square of the selected piece
   let layout = DEFAULT_LAYOUT.replace("/", "").split(""); // the setup being chosen
-  let lastVersion = null;
 
   // Two hatch patterns, one per goal, leaning different ways.
   for (const s of [0, 1]) {
@@ -83,17 +73,23 @@ export function mount(host, options) {
 
   const display = (x, y) => (flip ? [WIDTH - 1 - x, y] : [x, HEIGHT - 1 - y]);
 
-  function movesBySource() {
-    const out = new Map();
-    if (!ctx || !ctx.interactive || !view || view.phase !== "play") return out;
-    for (const move of ctx.legalMoves) {
-      const [from, to] = move.split("-");
-      if (!to) continue;
-      if (!out.has(from)) out.set(from, []);
-      out.get(from).push(to);
-    }
-    return out;
-  }
+  const pick = new PieceSelection(board, T, {
+    moves: () => movesBySource(view, ctx),
+    render: () => render(),
+    send: (move) => options.onMove(move),
+    ownPiece: (name) => view.board.pieces.some((p) => p.square === name && p.owner === seat),
+    // During the secret setup a click turns a piece of the layout over.
+    intercept: (name) => {
+      if (!choosingSetup()) return false;
+      const k = startSquares(seat).indexOf(name);
+      if (k >= 0) {
+        layout[k] = layout[k] === "J" ? "C" : "J";
+        render();
+        board.announce(fmt(T.turned, { square: name, face: layout[k] === "J" ? T.jumper : T.crawler }));
+      }
+      return true;
+    },
+  });
 
   function pieceLabel(piece) {
     if (piece.owner === 0) return piece.face === "jumper" ? T.whiteJumper : T.whiteCrawler;
@@ -121,24 +117,12 @@ export function mount(host, options) {
         if (entry.seat !== seat && entry.chosen && !entry.layout) startSquares(entry.seat).forEach((n) => hidden.add(n));
       }
     }
-    const moves = movesBySource();
-    if (selected && !moves.has(selected)) selected = null;
-    const destinations = new Set(selected ? moves.get(selected) : []);
-    let lastFrom = null;
-    let lastTo = null;
-    if (ctx.lastMove && ctx.lastMove.includes("-")) [lastFrom, lastTo] = ctx.lastMove.split("-");
+    const moves = movesBySource(view, ctx);
+    const marks = pick.marks(moves, ctx);
+    const { selected, destinations } = marks;
 
     board.begin(-0.42, -0.08, WIDTH + 0.5, HEIGHT + 0.5);
-    // Coordinates.
-    for (let y = 0; y < HEIGHT; y += 1) {
-      const [, dy] = display(0, y);
-      board.coordinate(String(y + 1), -0.2 * S, (dy + 0.5) * S);
-    }
-    for (let x = 0; x < WIDTH; x += 1) {
-      const [dx] = display(x, 0);
-      board.coordinate(FILES[x], (dx + 0.5) * S, (HEIGHT + 0.2) * S);
-    }
-    svg("rect", { class: "karo-board-back", x: -4, y: -4, width: WIDTH * S + 8, height: HEIGHT * S + 8, rx: 10 }, board.layers.under);
+    board.gridFrame(WIDTH, HEIGHT, display);
 
     for (let y = 0; y < HEIGHT; y += 1) {
       for (let x = 0; x < WIDTH; x += 1) {
@@ -155,10 +139,7 @@ export function mount(host, options) {
         else if (hidden.has(name)) parts.push(T.hiddenPiece);
         else parts.push(T.empty);
         if (goalOf !== null) parts.push(fmt(T.goalOf, { side: sideName(T, goalOf) }));
-        if (name === selected) parts.push(T.selectedMark);
-        if (destinations.has(name)) parts.push(T.destination);
-        if (name === lastFrom) parts.push(T.lastFrom);
-        if (name === lastTo) parts.push(T.lastTo);
+        parts.push(...pick.words(name, marks));
         const g = board.cell(name, dx, dy, { classes: classes.join(" "), label: parts.join(", ") });
         if (piece) {
           g.dataset.owner = String(piece.owner);
@@ -168,10 +149,7 @@ export function mount(host, options) {
         if (goalOf !== null) {
           svg("rect", { class: "karo-goal", x: 2, y: 2, width: S - 4, height: S - 4, rx: 6, fill: `url(#karo-rs-hatch-${goalOf})` }, g);
         }
-        if (name === lastFrom) board.markLastFrom(g);
-        if (name === lastTo) board.markLastTo(g);
-        if (moves.has(name) && !selected) board.markMovable(g);
-        if (name === selected) board.markSelected(g);
+        pick.drawMarks(g, name, marks);
         if (piece) {
           drawPiece(g, S / 2, S / 2, { owner: piece.owner, up: piece.face === "jumper" });
         } else if (hidden.has(name)) {
@@ -197,10 +175,10 @@ export function mount(host, options) {
       }
     }
     board.finish(selected || (setup ? startSquares(seat)[0] : moves.keys().next().value));
-    renderStrip(setup);
+    renderStrip(setup, selected);
   }
 
-  function renderStrip(setup) {
+  function renderStrip(setup, selected) {
     const buttons = [];
     let prompt = turnPrompt(T, view, ctx, seat);
     if (setup) {
@@ -224,7 +202,7 @@ export function mount(host, options) {
       buttons.push({ name: "pass", label: T.pass, primary: true, onClick: () => options.onMove("pass") });
     } else if (ctx.interactive && ctx.legalMoves.length && !(view.outcome || ctx.outcome)) {
       prompt = selected ? T.pickDestination : T.pickPiece;
-      if (selected) buttons.push({ name: "cancel", label: T.cancel, onClick: () => deselect(true) });
+      if (selected) buttons.push({ name: "cancel", label: T.cancel, onClick: () => pick.deselect(true) });
     }
     board.setPrompt(prompt);
     board.setActions(buttons);
@@ -243,77 +221,12 @@ export function mount(host, options) {
     ]);
   }
 
-  function deselect(say) {
-    if (!selected) return;
-    selected = null;
-    render();
-    if (say) board.announce(T.deselected);
-  }
-
-  function select(name) {
-    selected = name;
-    render();
-    const count = movesBySource().get(name).length;
-    board.announce(fmt(T.selected, { square: name, count }));
-  }
-
-  board.activate = (name) => {
-    if (!view || !ctx) return;
-    if (choosingSetup()) {
-      const k = startSquares(seat).indexOf(name);
-      if (k < 0) return;
-      layout[k] = layout[k] === "J" ? "C" : "J";
-      render();
-      board.announce(fmt(T.turned, { square: name, face: layout[k] === "J" ? T.jumper : T.crawler }));
-      return;
-    }
-    const moves = movesBySource();
-    if (!moves.size) return;
-    if (selected && moves.get(selected).includes(name)) {
-      const move = `${selected}-${name}`;
-      selected = null;
-      render();
-      options.onMove(move);
-      return;
-    }
-    if (moves.has(name)) {
-      if (name === selected) deselect(true);
-      else select(name);
-      return;
-    }
-    const piece = view.board.pieces.find((p) => p.square === name);
-    if (piece && piece.owner === seat) board.announce(fmt(T.noMoveFrom, { square: name }));
-    else if (selected) board.announce(fmt(T.notADestination, { square: name }));
-  };
-  board.canDrag = (name) => {
-    const moves = movesBySource();
-    if (!moves.has(name)) return false;
-    if (selected !== name) {
-      selected = name;
-      render();
-    }
-    return true;
-  };
-  board.drop = (from, to) => {
-    const moves = movesBySource();
-    if (moves.has(from) && moves.get(from).includes(to)) {
-      selected = null;
-      render();
-      options.onMove(`${from}-${to}`);
-    } else {
-      board.announce(fmt(T.notADestination, { square: to }));
-    }
-  };
-  board.cancel = () => deselect(true);
-
   return {
     update(newView, newCtx) {
-      const versionChanged = lastVersion !== newCtx.version;
+      const versionChanged = board.stamp(newCtx);
       view = newView;
       ctx = newCtx;
-      lastVersion = newCtx.version;
-      board.stamp(newCtx);
-      if (versionChanged) selected = null;
+      if (versionChanged) pick.selected = null;
       if (view.phase !== "setup") layout = DEFAULT_LAYOUT.replace("/", "").split("");
       render();
       announceOpponent(board, T, view, ctx, seat, (move) => {
