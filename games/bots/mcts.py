@@ -96,23 +96,33 @@ def tree_actor(acting: tuple[Seat, ...], me: Seat) -> Seat:
 
 
 class _Edge:
-    __slots__ = ("visits", "total", "available")
+    __slots__ = ("visits", "total", "available", "value")
 
     def __init__(self) -> None:
         self.visits = 0
         self.total = 0.0
         self.available = 0
+        # Heuristic value per seat of where the move leads (a prior, then the
+        # minimax backup); None until known. Only with priors or minimax_weight.
+        self.value: list[float] | None = None
 
 
 class _Node:
-    __slots__ = ("edges", "children", "visits")
+    __slots__ = ("edges", "children", "visits", "state", "value", "actor", "scored")
 
-    def __init__(self) -> None:
+    def __init__(self, state: Any = None, value: list[float] | None = None) -> None:
         self.visits = 0
         # (actor, move) -> statistics of that choice, for the actor.
         self.edges: dict[tuple[Seat, str], _Edge] = {}
         # (the bot's own moves, its view when another seat moved) -> the node reached.
         self.children: dict[tuple[tuple[str, ...], str], _Node] = {}
+        # The node's state, kept only with keep_states in an exact search.
+        self.state = state
+        # Heuristic minimax value per seat: the node's own evaluation, then the best
+        # of its edges' values for the seat that acts here.
+        self.value = value
+        self.actor: Seat | None = None
+        self.scored = False
 
 
 class MctsBot(Bot):
@@ -129,6 +139,9 @@ class MctsBot(Bot):
         playout_depth: int = 20,
         max_playout: int = 400,
         playout_greed: float = 0.5,
+        priors: int = 0,
+        minimax_weight: float = 0.0,
+        keep_states: bool = False,
     ) -> None:
         super().__init__(rules, seed)
         if iterations is None and seconds is None:
@@ -145,11 +158,19 @@ class MctsBot(Bot):
         if not 0.0 <= playout_greed <= 1.0:
             raise ValueError(f"playout_greed must be between 0 and 1, not {playout_greed}")
         self.playout_greed = playout_greed
+        if priors < 0:
+            raise ValueError(f"priors must be 0 (off) or a number of visits, not {priors}")
+        if not 0.0 <= minimax_weight <= 1.0:
+            raise ValueError(f"minimax_weight must be between 0 and 1, not {minimax_weight}")
+        self.priors = priors
+        self.minimax_weight = minimax_weight
+        self.keep_states = keep_states
         # (seat, move) -> [times played, total reward]: the MAST averages of a search.
         self._averages: dict[tuple[Seat, str], list[float]] = {}
         # What the last search did, for benchmarks and logs.
         self.last_iterations = 0
         self.last_seconds = 0.0
+        self._leaf_static = False
 
     def choose(self, view: Mapping[str, Any], seat: Seat) -> str:
         start = time.monotonic()
@@ -161,7 +182,8 @@ class MctsBot(Bot):
         if len(moves) == 1:
             self.last_seconds = time.monotonic() - start
             return moves[0]
-        root = _Node()
+        keep = self.keep_states and sampler.exact
+        root = _Node(sampler.first if keep else None)
         self._averages = {}
         done = 0
         while True:
@@ -186,9 +208,13 @@ class MctsBot(Bot):
 
     def _iterate(self, root: _Node, state: Any, me: Seat, exact: bool) -> None:
         rules = self.rules
+        keep = self.keep_states and exact
         node = root
         path: list[tuple[_Edge, Seat]] = []
         played: list[tuple[Seat, str]] = []
+        # For the minimax backup, each step: (node, edge, node reached) where one
+        # seat made one move, None where several did.
+        steps: list[tuple[_Node, _Edge, _Node] | None] = []
         # Selection and expansion, one step at a time, until a new node is made or
         # the game ends. A step is one seat's move, or the moves of every seat that
         # acts at the same time: all of them pick from the statistics of the node the
@@ -200,10 +226,16 @@ class MctsBot(Bot):
             pending = set(acting)
             mine: list[str] = []
             others_moved = False
+            first = len(path)
             while True:
                 actor = tree_actor(acting, me)
-                move, edge = self._select(node, state, actor, node is root and actor == me)
-                state = rules.play(state, actor, move)
+                move, edge = self._select(node, state, actor, node is root, actor == me)
+                known = None
+                if keep and len(pending) == 1:
+                    # One seat acts alone in an exact search: the node reached may
+                    # be known, with its state.
+                    known = node.children.get(((move if actor == me else f"{actor}:{move}",), ""))
+                state = known.state if known is not None else rules.play(state, actor, move)
                 path.append((edge, actor))
                 played.append((actor, move))
                 pending.discard(actor)
@@ -219,8 +251,12 @@ class MctsBot(Bot):
             seen = json.dumps(rules.view(state, me), sort_keys=True) if others_moved else ""
             key = (tuple(mine), seen)
             child = node.children.get(key)
+            new = child is None
             if child is None:
-                node.children[key] = _Node()
+                child = node.children[key] = _Node(state if keep else None)
+            if self.minimax_weight:
+                steps.append((node, edge, child) if len(path) - first == 1 else None)
+            if new:
                 break
             node = child
         rewards = self._playout(state, played)
@@ -235,17 +271,66 @@ class MctsBot(Bot):
             else:
                 found[0] += 1.0
                 found[1] += rewards[key[0]]
+        if steps and steps[-1] is not None:
+            self._back_up(steps, state, rewards)
 
-    def _select(self, node: _Node, state: Any, actor: Seat, try_all: bool) -> tuple[str, _Edge]:
-        """UCT over ``actor``'s legal moves here; ``try_all``: untried moves first.
+    def _back_up(self, steps: list[tuple[_Node, _Edge, _Node] | None], leaf: Any, rewards: list[float]) -> None:
+        """Implicit minimax: the leaf's heuristic value goes up the path, each node
+        taking the best of its edges' values for the seat acting there, as far up
+        as the steps are one seat's single move."""
+        last = steps[-1][2]  # type: ignore[index]
+        if last.value is None:
+            last.value = rewards if self._leaf_static else self._static(leaf)
+        for step in reversed(steps):
+            if step is None:
+                return
+            node, edge, child = step
+            if child.value is None:
+                return
+            edge.value = child.value
+            actor = node.actor
+            best: list[float] | None = None
+            for (seat, _), other in node.edges.items():
+                if seat == actor and other.value is not None and (best is None or other.value[actor] > best[actor]):
+                    best = other.value
+            node.value = best
 
-        Otherwise a move not tried yet here scores as if tried once, with its MAST
-        average as its value.
+    def _static(self, state: Any) -> list[float] | None:
+        """Utilities of a finished game, else the evaluation (None without one)."""
+        outcome = self.rules.outcome(state)
+        if outcome is not None:
+            return [self.rules.utility(outcome, s) for s in range(self.rules.num_players(state))]
+        return self._evaluate(state)
+
+    def _score_children(self, node: _Node, state: Any, actor: Seat, moves: list[str]) -> None:
+        """Priors: every move of ``actor`` here is played and its result scored."""
+        node.scored = True
+        for move in moves:
+            value = self._static(self.rules.play(state, actor, move))
+            if value is None:
+                return
+            edge = node.edges.get((actor, move))
+            if edge is None:
+                edge = node.edges[(actor, move)] = _Edge()
+            if edge.value is None:
+                edge.value = value
+
+    def _select(self, node: _Node, state: Any, actor: Seat, at_root: bool, mine: bool) -> tuple[str, _Edge]:
+        """UCT over ``actor``'s legal moves here.
+
+        Without priors, the bot's own moves at the root are all tried once first.
+        Otherwise a move not tried yet here scores as if tried once, with its prior
+        (with priors) or else its MAST average as its value.
         """
         moves = self.rules.legal_moves(state, actor)
         node.visits += 1
+        node.actor = actor
+        try_all = at_root and mine and not self.priors
+        if self.priors and not node.scored and (at_root or node.visits >= self.priors):
+            self._score_children(node, state, actor, moves)
         untried_bonus = self.exploration * math.sqrt(math.log(node.visits))
         averages = self._averages
+        weight = self.minimax_weight
         untried: list[str] = []
         best_move = ""
         best_score = -math.inf
@@ -259,14 +344,18 @@ class MctsBot(Bot):
                 if try_all:
                     untried.append(move)
                     continue
-                found = averages.get((actor, move))
-                score = (found[1] / found[0] if found is not None else 0.5) + untried_bonus
+                if edge is not None and edge.value is not None:
+                    score = edge.value[actor] + untried_bonus
+                else:
+                    found = averages.get((actor, move))
+                    score = (found[1] / found[0] if found is not None else 0.5) + untried_bonus
             elif untried:
                 continue
             else:
-                score = edge.total / edge.visits + self.exploration * math.sqrt(
-                    math.log(edge.available) / edge.visits
-                )
+                mean = edge.total / edge.visits
+                if weight and edge.value is not None:
+                    mean += weight * (edge.value[actor] - mean)
+                score = mean + self.exploration * math.sqrt(math.log(edge.available) / edge.visits)
             if score > best_score:
                 best_score, best_move = score, move
         if untried:
@@ -282,6 +371,8 @@ class MctsBot(Bot):
         rules = self.rules
         rng = self.rng
         plies = 0
+        # Whether the rewards are the leaf's own utilities or evaluation.
+        self._leaf_static = True
         while True:
             outcome = rules.outcome(state)
             if outcome is not None:
@@ -290,6 +381,7 @@ class MctsBot(Bot):
                 values = self._evaluate(state)
                 if values is not None:
                     return values
+            self._leaf_static = False
             if plies >= self.max_playout:
                 return [0.5] * rules.num_players(state)
             acting = rules.to_act(state)

@@ -4,8 +4,11 @@ The score adds, for one seat against the other: the herds (elephants are what a
 player cannot run out of, dragons are the strong movers), who holds the Drumlin
 and whether they may let it go, how far the egg or the lone Drumlin is from the
 row each side attacks, who can pick up a lone Drumlin next, whether the holder
-threatens to win at once, and pieces stuck on a square worth 5. A logistic curve
-turns the score into [0, 1]; the two seats' values always add up to 1.
+threatens to win at once, and pieces stuck on a square worth 5. An egg the
+opponent can take next (a second elephant of theirs captures it by majority) or
+hatch (one more piece of theirs brings its square to exactly 4) is worth much
+less, all the more when that opponent is the one to move. A logistic curve turns
+the score into [0, 1]; the two seats' values always add up to 1.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import math
 
 from . import board as B
-from .board import DRAGONS, EGG_OWNER, ELEPHANTS, EMPTY, LONE, POINTS, VALUE
+from .board import ARRIVE, CAPTURE, DRAGONS, EGG_OWNER, ELEPHANTS, EMPTY, LONE, POINTS, VALUE
 from .state import CHAIN, PLACE, State
 
 ELEPHANT_WEIGHT = 0.35
@@ -25,7 +28,17 @@ PROGRESS_WEIGHT = 1.6
 REACH_WEIGHT = 0.6
 THREAT_WEIGHT = 2.5
 FIVE_WEIGHT = 0.3
+# Share of what holding the egg is worth that is lost when the opponent can take
+# or hatch it with their next move: when they are to move, and when the holder
+# is (who may still save it, or may have to give up something else).
+EXPOSED_TO_MOVE = 0.85
+EXPOSED_WAITING = 0.3
 SCALE = 2.5
+
+_IS_DRUMLIN = tuple(stack == LONE or EGG_OWNER[stack] >= 0 for stack in range(len(VALUE)))
+# A dragon may fly over an empty square, the lone Drumlin, and one lone elephant or egg.
+_FLY_OVER = tuple(stack in (EMPTY, LONE) or VALUE[stack] == 1 for stack in range(len(VALUE)))
+_DRAGONS = tuple(DRAGONS[seat].__getitem__ for seat in (0, 1))
 
 
 def _progress(seat: int, sq: int) -> float:
@@ -48,11 +61,55 @@ def _reachers(board: tuple[int, ...], sq: int) -> tuple[bool, bool]:
     return found[0], found[1]
 
 
-def _seat_score(state: State, seat: int, drumlin: int) -> float:
+def _arrivals(board: tuple[int, ...], sq: int, seat: int) -> tuple[bool, bool]:
+    """Whether an elephant, and whether a dragon, of ``seat`` can move onto ``sq``.
+
+    The rule of 4 at ``sq`` is the caller's business: this only follows the rays
+    (an elephant stops at the first square with pieces, a dragon flies over lone
+    elephants and eggs).
+    """
+    elephant = dragon = False
+    elephants = ELEPHANTS[seat]
+    dragons = DRAGONS[seat]
+    for ray in B.RAYS[sq]:
+        first = True
+        for t in ray:
+            stack = board[t]
+            if stack == EMPTY or stack == LONE:
+                continue
+            if first:
+                elephant = elephant or elephants[stack] > 0
+                first = False
+            if dragons[stack]:
+                dragon = True
+                break
+            if not _FLY_OVER[stack]:
+                break
+    return elephant, dragon
+
+
+def _exposed(state: State, egg: int, holder: int) -> bool:
+    """Whether the other seat's next move can take the egg on ``egg`` or hatch it."""
+    board = state.board
+    stack = board[egg]
+    value = VALUE[stack]
+    if value < 2:
+        return False
+    other = 1 - holder
+    elephant, dragon = _arrivals(board, egg, other)
+    if elephant:
+        if value == 3:
+            return True
+        arrived = ARRIVE[other][B.ELEPHANT][stack]
+        if arrived >= 0 and CAPTURE[other][arrived] >= 0:
+            return True
+    return dragon and value == 2
+
+
+def _seat_score(state: State, seat: int, drumlin: int, dragons: int) -> float:
     board = state.board
     other = 1 - seat
     elephants = state.herd[seat]
-    dragons = sum(DRAGONS[seat][s] for s in board)
     score = ELEPHANT_WEIGHT * elephants + DRAGON_WEIGHT * dragons
     score -= FEW_ELEPHANTS_PENALTY * max(0, 3 - elephants)
     for sq in state.fives:
@@ -62,11 +119,17 @@ def _seat_score(state: State, seat: int, drumlin: int) -> float:
         return score
     stack = board[drumlin]
     if EGG_OWNER[stack] == seat:
-        score += HOLD_WEIGHT + PROGRESS_WEIGHT * _progress(seat, drumlin)
+        held = HOLD_WEIGHT + PROGRESS_WEIGHT * _progress(seat, drumlin)
         if 2 * POINTS[seat][stack] > VALUE[stack]:
-            score += MAJORITY_WEIGHT
+            held += MAJORITY_WEIGHT
             if _progress(seat, drumlin) == 1.0 or _can_chain(board, seat, state.clou):
-                score += THREAT_WEIGHT * (1.0 if state.side == seat else 0.4)
+                # A win this turn: nothing the opponent threatens matters then.
+                if state.side == seat:
+                    return score + held + THREAT_WEIGHT
+                held += THREAT_WEIGHT * 0.4
+        if _exposed(state, drumlin, seat):
+            held *= 1.0 - (EXPOSED_TO_MOVE if state.side == other else EXPOSED_WAITING)
+        score += held
     elif stack == LONE:
         reach = _reachers(board, drumlin)
         if reach[seat]:
@@ -92,12 +155,15 @@ def _can_chain(board: tuple[int, ...], seat: int, clou: bool) -> bool:
 def evaluate(state: State, seat: int) -> float:
     if state.step == CHAIN:
         return 0.97 if state.side == seat else 0.03
+    board = state.board
     drumlin = -1
-    for sq, stack in enumerate(state.board):
-        if stack == LONE or EGG_OWNER[stack] >= 0:
+    for sq, stack in enumerate(board):
+        if _IS_DRUMLIN[stack]:
             drumlin = sq
             break
-    diff = _seat_score(state, seat, drumlin) - _seat_score(state, 1 - seat, drumlin)
+    diff = _seat_score(state, seat, drumlin, sum(map(_DRAGONS[seat], board))) - _seat_score(
+        state, 1 - seat, drumlin, sum(map(_DRAGONS[1 - seat], board))
+    )
     if state.step == PLACE:
         diff += 0.3 if state.side == seat else -0.3
     return 1.0 / (1.0 + math.exp(-diff / SCALE))
