@@ -251,7 +251,10 @@ class TableConsumer(_Guarded):
             await self.send_state("state", f.get("since"))
             return
         if kind == "move":
-            version = await call(services.play_move)(t, who, f["move"], f["v"], f.get("seat"))
+            if services.async_moves():
+                version = await services.play_move_async(t, who, f["move"], f["v"], f.get("seat"))
+            else:
+                version = await call(services.play_move)(t, who, f["move"], f["v"], f.get("seat"))
             await self.ack(msg_id, v=version)
             return
         if kind == "chat":

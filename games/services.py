@@ -15,6 +15,7 @@ seat (``snapshot``): a view of one seat never travels to a group.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hmac
 import logging
@@ -23,6 +24,7 @@ import threading
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -273,6 +275,10 @@ def _group_send(group: str, message: dict[str, Any]) -> None:
     if layer is None:
         return
     try:
+        if asyncio._get_running_loop() is not None:
+            # On the server's loop already (a socket's move, see play_move_async).
+            _send_on(layer, group, message)
+            return
         server_loop = _server_loop()
         if server_loop is not None:
             # Hand the send to the server's loop without waiting for it: the
@@ -285,7 +291,11 @@ def _group_send(group: str, message: dict[str, Any]) -> None:
 
 
 def _after_commit(send: Callable[[], None]) -> None:
-    transaction.on_commit(send)
+    batch = _writes.get()
+    if batch is not None:
+        batch.after.append(send)
+    else:
+        transaction.on_commit(send)
 
 
 # The worker listens here (games.jobs): a bot's turn wakes it at once instead
@@ -776,11 +786,30 @@ def _insert_sql(model: type) -> tuple[str, list]:
     return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})", fields
 
 
-def _insert(obj: Any) -> None:
-    sql, fields = _insert_sql(type(obj))
-    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+@dataclass
+class _Writes:
+    """The statements of an action and what to do once they are committed,
+    collected instead of run (play_move_async sends them in one round trip)."""
+
+    statements: list[tuple[str, list]] = field(default_factory=list)
+    after: list[Callable[[], None]] = field(default_factory=list)
+
+
+_writes: ContextVar[_Writes | None] = ContextVar("ludo_table_writes", default=None)
+
+
+def _execute(sql: str, values: list) -> None:
+    batch = _writes.get()
+    if batch is not None:
+        batch.statements.append((sql, values))
+        return
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
+
+
+def _insert(obj: Any) -> None:
+    sql, fields = _insert_sql(type(obj))
+    _execute(sql, [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields])
 
 
 def _update(obj: Any, names: Iterable[str]) -> None:
@@ -790,9 +819,7 @@ def _update(obj: Any, names: Iterable[str]) -> None:
     quote = connection.ops.quote_name
     sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
     values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s",
-                       [*values, obj.pk])
+    _execute(f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s", [*values, obj.pk])
 
 
 def _save(table: Table, seats: list[Seat] | None = None) -> None:
@@ -807,14 +834,9 @@ def _save(table: Table, seats: list[Seat] | None = None) -> None:
         if changed:
             _update(table, sorted(changed | {"updated_at"}))
             table._as_loaded = _table_values(table)
-    changed = [s for s in seats or () if getattr(s, "_loaded", None) != _seat_values(s)]
-    if changed:
-        Seat.objects.bulk_update(
-            changed,
-            ["user", "guest_key", "name", "bot_level", "resigned", "clock_ms", "turn_started_at", "deadline",
-             "absent_since"],
-        )
-        for seat in changed:
+    for seat in seats or ():
+        if getattr(seat, "_loaded", None) != _seat_values(seat):
+            _update(seat, _SEAT_FIELDS)
             seat._loaded = _seat_values(seat)
 
 
@@ -1161,9 +1183,13 @@ def play_move(table_id: Any, who: Who, move: str, expected_version: int, seat: i
               now: datetime | None = None) -> int:
     """Play ``move`` for the seat ``who`` holds, if the table is still at
     ``expected_version``. Returns the new version."""
-    now = now or timezone.now()
     table = _lock(table_id)
-    seats = _seats(table)
+    return _move(table, _seats(table), who, move, expected_version, seat, now or timezone.now())
+
+
+def _move(table: Table, seats: list[Seat], who: Who, move: str, expected_version: int, seat: int | None,
+          now: datetime) -> int:
+    """play_move on the locked table and its seats (shared by both drivers)."""
     mine = _running_seat(table, seats, who)
     if seat is not None and seat != mine.index:
         raise TableError("not_your_seat")
@@ -1177,6 +1203,160 @@ def play_move(table_id: Any, who: Who, move: str, expected_version: int, seat: i
     _remember(table, seats, rules, state)
     _broadcast(table, "move", seats, lobby=table.is_over)
     return table.version
+
+
+# -- a socket's move on the server's event loop (PostgreSQL) ----------------------------------------
+#
+# A player's move is most of what a live table's server does. On PostgreSQL a
+# socket plays it without leaving the event loop: its own connections (psycopg's
+# async ones, with Django's adapters), two round trips (BEGIN, lock, seats in
+# one query; the log row, the table's and seats' changes and COMMIT in the
+# other) and the same checks and writes as play_move (``_move``, with its
+# statements collected by ``_writes``). No database thread, no hand-over of the
+# GIL between threads at every query. Broadcasts leave after the COMMIT, as
+# with on_commit. (psycopg's pipeline mode would do the same round trips, but
+# it polls a writable socket in a loop while it waits: more CPU, not less.)
+
+def async_moves() -> bool:
+    """Whether sockets play moves with play_move_async (PostgreSQL, and
+    LUDO_MOVE_CONNECTIONS above 0)."""
+    return connection.vendor == "postgresql" and int(getattr(settings, "LUDO_MOVE_CONNECTIONS", 0)) > 0
+
+
+def _async_params() -> dict[str, Any]:
+    params = connection.get_connection_params()  # Django's, with its adapters (JSON as text, time zone)
+    params.pop("cursor_factory", None)  # Django's is a sync cursor
+    params["autocommit"] = True  # BEGIN and COMMIT are sent with the statements
+    return params
+
+
+class _MoveConnections:
+    """The PostgreSQL connections of one event loop for play_move_async."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, size: int) -> None:
+        self.loop = loop
+        self.free: list[Any] = []
+        self.open: set[Any] = set()
+        self.gate = asyncio.Semaphore(size)
+        self.params = _async_params()
+
+    async def get(self) -> Any:
+        import psycopg
+
+        await self.gate.acquire()
+        try:
+            while self.free:
+                conn = self.free.pop()
+                if not conn.closed:
+                    return conn
+                self.open.discard(conn)
+            conn = await psycopg.AsyncConnection.connect(**self.params)
+            self.open.add(conn)
+            return conn
+        except BaseException:
+            self.gate.release()
+            raise
+
+    @staticmethod
+    def cursor(conn: Any) -> Any:
+        import psycopg
+
+        return psycopg.AsyncClientCursor(conn)
+
+    def put(self, conn: Any) -> None:
+        from psycopg.pq import TransactionStatus
+
+        if not conn.closed and conn.pgconn.transaction_status == TransactionStatus.IDLE:
+            self.free.append(conn)
+        else:  # broken, or left inside a transaction: never hand it out again
+            self.open.discard(conn)
+            conn.pgconn.finish()
+        self.gate.release()
+
+    def finish(self) -> None:
+        """Close every connection (synchronously: the loop may be gone)."""
+        for conn in self.open:
+            conn.pgconn.finish()
+        self.open.clear()
+        self.free.clear()
+
+
+_move_connections: dict[int, _MoveConnections] = {}
+
+
+def _connections_of_loop() -> _MoveConnections:
+    loop = asyncio.get_running_loop()
+    found = _move_connections.get(id(loop))
+    if found is None or found.loop is not loop:
+        # A new loop (tests run one per test): close what other loops left.
+        for key, other in list(_move_connections.items()):
+            if other.loop is not loop and (other.loop.is_closed() or key == id(loop)):
+                other.finish()
+                del _move_connections[key]
+        found = _move_connections[id(loop)] = _MoveConnections(loop, int(settings.LUDO_MOVE_CONNECTIONS))
+    return found
+
+
+def close_move_connections() -> None:
+    """Close the connections play_move_async opened, on every loop."""
+    for pool in _move_connections.values():
+        pool.finish()
+    _move_connections.clear()
+
+
+async def play_move_async(table_id: Any, who: Who, move: str, expected_version: int,
+                          seat: int | None = None) -> int:
+    """play_move from the server's event loop (see async_moves). Shielded: a
+    socket closing while its move is under way does not cut the move (nor its
+    broadcast) in half."""
+    task = asyncio.get_running_loop().create_task(_play_move_async(table_id, who, move, expected_version, seat))
+    task.add_done_callback(_retrieved)
+    return await asyncio.shield(task)
+
+
+def _retrieved(task: asyncio.Task) -> None:
+    # Whoever awaited the move may be gone (its socket closed): its refusal then
+    # goes nowhere, on purpose; a bug is still logged by the consumer or here.
+    if not task.cancelled() and task.exception() is not None and not isinstance(task.exception(), TableError):
+        log.debug("a move ended with %r", task.exception())
+
+
+async def _play_move_async(table_id: Any, who: Who, move: str, expected_version: int, seat: int | None) -> int:
+    try:
+        pk = int(table_id)
+    except (TypeError, ValueError):
+        raise TableError("not_found") from None
+    pool = _connections_of_loop()
+    conn = await pool.get()
+    batch = _Writes()
+    try:
+        try:
+            # One round trip each way, as multi-statement queries (values bound
+            # on the client, as Django does).
+            cursor = pool.cursor(conn)
+            await cursor.execute(f"BEGIN; {_LOCK_SQL}; {_SEATS_SQL}", [pk, pk])
+            cursor.nextset()
+            tables = _models(Table, [c.name for c in cursor.description], await cursor.fetchall())
+            cursor.nextset()
+            seats = _models(Seat, [c.name for c in cursor.description], await cursor.fetchall())
+            table = _locked(tables)
+            token = _writes.set(batch)
+            try:
+                version = _move(table, _loaded_seats(seats), who, move, expected_version, seat, timezone.now())
+            finally:
+                _writes.reset(token)
+            sql = "; ".join([*(statement for statement, _ in batch.statements), "COMMIT"])
+            await cursor.execute(sql, [value for _, values in batch.statements for value in values])
+        except BaseException:
+            if not conn.closed and not conn.broken:
+                with contextlib.suppress(Exception):
+                    await conn.execute("ROLLBACK")
+            raise
+    finally:
+        pool.put(conn)
+    for after in batch.after:
+        after()
+    return version
 
 
 @_transaction

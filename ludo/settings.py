@@ -110,6 +110,10 @@ elif DATABASES["default"]["ENGINE"].endswith("postgresql"):
     _pool_size = env_int("DATABASE_POOL_SIZE", 20, minimum=0, maximum=500)
     if _pool_size:
         DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 1, "max_size": _pool_size, "timeout": 5}
+# PostgreSQL connections per server process for the moves of table sockets,
+# played on the event loop without a database thread (games.services.play_move_async);
+# 0 plays them in database threads like every other action.
+LUDO_MOVE_CONNECTIONS = env_int("LUDO_MOVE_CONNECTIONS", 4, minimum=0, maximum=100)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL").strip()

@@ -9,9 +9,21 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games import engines
+import pytest
+
+from games import engines, services
 from games.models import Action, Table
 from games.services import MOVE_KINDS, Who
+
+
+@pytest.fixture(autouse=True)
+def move_connections():
+    """Close the connections that sockets' moves opened on PostgreSQL
+    (services.play_move_async) once a test is over: its event loop is gone,
+    and the test database is dropped at the end of the session. Test modules
+    that open sockets import it."""
+    yield
+    services.close_move_connections()
 
 
 def guest(name: str, key: str | None = None) -> Who:

@@ -15,6 +15,7 @@ from games import engines, ratelimit, services
 from games.models import Table
 from games.protocol import MAX_FRAME_BYTES, SCHEMAS
 from tests.games.tables_helpers import Sock, guest_session, who_of
+from tests.games.tables_helpers import move_connections  # noqa: F401  (an autouse fixture)
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from games import engines, services
 from games.models import Action, Table
 from tests.games.tables_helpers import Sock, guest_session, replayed_state, short_game, user_session, who_of
+from tests.games.tables_helpers import move_connections  # noqa: F401  (an autouse fixture)
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
