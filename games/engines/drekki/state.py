@@ -152,21 +152,28 @@ class DrekkiState:
 
 
 _FIELDS = tuple(f.name for f in fields(DrekkiState) if f.init)
-_new = object.__new__
-_set = object.__setattr__
 
 
-def evolve(state: DrekkiState, **changes: Any) -> DrekkiState:
-    """A copy of ``state`` with some fields changed (``dataclasses.replace``, without its checks).
+def _make_evolve() -> Any:
+    """``evolve``, written out field by field (a loop over the fields costs twice as much).
 
-    Playouts copy states all the time; this skips ``__init__`` and gives the copy
-    an empty memo of its own.
+    Each field is set through its slot, which a frozen dataclass's ``__setattr__``
+    would refuse; the copy gets an empty memo of its own.
     """
-    new = _new(DrekkiState)
-    for name in _FIELDS:
-        _set(new, name, changes[name] if name in changes else getattr(state, name))
-    _set(new, "memo", {})
-    return new
+    slots = {f"_set_{name}": DrekkiState.__dict__[name].__set__ for name in (*_FIELDS, "memo")}
+    lines = ["def evolve(state, **changes):", "    new = _new(DrekkiState)"]
+    lines += [f"    _set_{n}(new, changes[{n!r}] if {n!r} in changes else state.{n})" for n in _FIELDS]
+    lines += ["    _set_memo(new, {})", "    return new"]
+    namespace: dict[str, Any] = {"_new": object.__new__, "DrekkiState": DrekkiState, **slots}
+    exec("\n".join(lines), namespace)  # noqa: S102 - the source is built above from the field names only
+    return namespace["evolve"]
+
+
+evolve = _make_evolve()
+evolve.__doc__ = """A copy of ``state`` with some fields changed (``dataclasses.replace``, without its checks).
+
+Playouts copy states all the time; this skips ``__init__`` and gives the copy
+an empty memo of its own."""
 
 
 def mage_label(players: int, mage: int) -> str:

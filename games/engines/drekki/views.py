@@ -34,50 +34,65 @@ from .state import (
     OVER,
     ROUNDS,
     DrekkiState,
+    Round,
     from_dict,
     level_of_round,
     mage_label,
     mask_cards,
     seat_burns,
-    seat_score,
 )
 from .tiles import COLOURS, TILES, TILESET
 
 
-def _round_dict(state: DrekkiState, k: int) -> dict[str, Any]:
-    r = state.history[k]
-    tile = TILES[r.tile]
-    broke = r.colour < 0
+# Views are built for every seat after every move: what does not depend on the
+# state is worked out once here.
+TILE_IDS = tuple(t.id for t in TILES)
+# Per colour index (-1: the charm broke): the round's "charm" and "colour" entries.
+_CHARM = {-1: ("broken", None), **{c: ("held", name) for c, name in enumerate(COLOURS)}}
+# Per round index (0-based, the finished game's included): tiles still to come after
+# the current one, by burn value.
+_HORDE_LEFT = tuple(
+    tuple((str(burns), sum(1 for k in range(index + 1, ROUNDS) if level_of_round(k) == burns)) for burns, _ in HORDE_PLAN)
+    for index in range(ROUNDS + 1)
+)
+# Per player count: (mage, label, owner) of every mage.
+_MAGES = {
+    players: tuple(
+        (m, mage_label(players, m), m % 2 if players == 2 else m) for m in range(4 if players == 2 else players)
+    )
+    for players in range(2, 7)
+}
+
+
+def _round_dict(r: Round) -> dict[str, Any]:
+    charm, colour = _CHARM[r.colour]
     return {
-        "tile": tile.id,
+        "tile": TILE_IDS[r.tile],
         "facing": r.facing,
         "cards": list(r.cards),
         "total": sum(r.cards),
         "leader": r.leader,
         "bid": r.bid,
-        "charm": "broken" if broke else "held",
-        "colour": None if broke else COLOURS[r.colour],
+        "charm": charm,
+        "colour": colour,
         "stops": list(r.stops),
     }
 
 
 def _horde_left(state: DrekkiState) -> dict[str, int]:
     """Tiles still to come after the current one, by burn value."""
-    left = {str(burns): 0 for burns, _ in HORDE_PLAN}
-    for k in range(state.round_index + 1, ROUNDS):
-        left[str(level_of_round(k))] += 1
-    return left
+    return dict(_HORDE_LEFT[min(state.round_index, ROUNDS)])
 
 
-def _mage_dict(state: DrekkiState, mage: int, viewer: int | None) -> dict[str, Any]:
-    mine = viewer is not None and state.owner(mage) == viewer
+def _mage_dict(state: DrekkiState, mage: int, label: str, owner: int, viewer: int | None) -> dict[str, Any]:
+    mine = owner == viewer
     card = state.chosen[mage]
     info: dict[str, Any] = {
         "mage": mage,
-        "label": mage_label(state.players, mage),
-        "owner": state.owner(mage),
+        "label": label,
+        "owner": owner,
         "laid": card != NO_CARD,
-        "tiles": [TILES[t].id for t in state.tiles[mage]],
+        "tiles": [TILE_IDS[t] for t in state.tiles[mage]],
         "markers": list(state.markers[mage]),
     }
     if state.duel:
@@ -100,16 +115,17 @@ def _mage_dict(state: DrekkiState, mage: int, viewer: int | None) -> dict[str, A
 
 
 def _seat_dict(state: DrekkiState, seat: int, viewer: int | None) -> dict[str, Any]:
-    info: dict[str, Any] = {
+    burns = seat_burns(state, seat)
+    tears = state.tears[seat]
+    values_known = not state.duel or state.phase == OVER or seat == viewer
+    return {
         "seat": seat,
         "mages": list(state.mages_of(seat)),
-        "burns": seat_burns(state, seat),
-        "tears": len(state.tears[seat]),
+        "burns": burns,
+        "tears": len(tears),
+        "tear_values": list(tears) if values_known else None,
+        "score": burns - sum(tears) if values_known else None,  # state.seat_score
     }
-    values_known = not state.duel or state.phase == OVER or seat == viewer
-    info["tear_values"] = list(state.tears[seat]) if values_known else None
-    info["score"] = seat_score(state, seat) if values_known else None
-    return info
 
 
 def _auction_dict(state: DrekkiState) -> dict[str, Any] | None:
@@ -144,15 +160,15 @@ def build_view(
         "round": state.round_index if over else state.round_index + 1,
         "rounds": ROUNDS,
         "tile": None if over else TILES[state.tile].to_dict(),
-        "horde_left": _horde_left(state) if not over else {str(b): 0 for b, _ in HORDE_PLAN},
+        "horde_left": _horde_left(state),
         "facing": state.facing,
-        "mages": [_mage_dict(state, m, seat) for m in range(state.mage_count)],
+        "mages": [_mage_dict(state, m, label, owner, seat) for m, label, owner in _MAGES[state.players]],
         "seats": [_seat_dict(state, s, seat) for s in range(state.players)],
         "auction": _auction_dict(state),
         "revealed": list(state.chosen) if state.phase == COLOUR else None,
         "colours": _tied_colours(state),
         "dropped": [TILES[t].id for t in state.dropped],
-        "history": [_round_dict(state, k) for k in range(state.round_index)],
+        "history": [_round_dict(r) for r in state.history],
         "to_act": list(to_act),
         "legal_moves": legal,
         "countdown": countdown,
