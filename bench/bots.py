@@ -41,14 +41,14 @@ from games.engines.base import Rules
 DREKKI_PLAYERS = 4
 
 
-def mcts_params(rules: Rules, iterations: int | None, extra: dict[str, Any]) -> dict[str, Any]:
+def hard_bot(rules: Rules, iterations: int | None, extra: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The hard level's bot kind for this game and its settings, with the command line's changes."""
     kind, params = bots.level_spec("hard", rules)
-    if kind != "mcts":
-        params = dict(bots.DEFAULT_LEVELS["hard"][1])
+    params = dict(params)
     if iterations is not None:
         params.update(iterations=iterations, seconds=None)
     params.update(extra)
-    return params
+    return kind, params
 
 
 def start_options(rules: Rules) -> dict[str, Any]:
@@ -68,14 +68,14 @@ def play_game(rules: Rules, players: list[bots.Bot], seed: Any, options: dict[st
     return rules.outcome(state)
 
 
-def run_one(job: tuple[str, str, int, dict[str, Any], int]) -> dict[str, Any]:
+def run_one(job: tuple[str, str, int, dict[str, Any], int, str]) -> dict[str, Any]:
     """One tournament game (runs in a worker process)."""
-    slug, rival, game, params, players = job
+    slug, rival, game, params, players, kind = job
     rules = engines.get(slug)
     me = game % players
     seed = f"tournament/{slug}/{rival}/{game}"
     seats = [bots.make(rival, rules, (seed, "rival", s)) for s in range(players)]
-    seats[me] = bots.make("mcts", rules, (seed, "mcts"), **params)
+    seats[me] = bots.make(kind, rules, (seed, "mcts"), **params)
     started = time.perf_counter()
     outcome = play_game(rules, seats, seed, start_options(rules))
     return {
@@ -95,21 +95,21 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def two_player_summary(slug: str, rival: str, games: list[dict[str, Any]]) -> dict[str, Any]:
+def two_player_summary(slug: str, rival: str, games: list[dict[str, Any]], kind: str = "mcts") -> dict[str, Any]:
     n = len(games)
     wins = sum(1 for g in games if g["winners"] == [g["me"]])
     draws = sum(1 for g in games if not g["winners"])
     losses = n - wins - draws
     low, high = wilson(wins, n)
     return {
-        "engine": slug, "pairing": f"mcts vs {rival}", "games": n,
+        "engine": slug, "pairing": f"{kind} vs {rival}", "games": n,
         "wins": wins, "draws": draws, "losses": losses,
         "win_rate": wins / n, "win_low": low, "win_high": high,
         "minutes": sum(g["seconds"] for g in games) / 60,
     }
 
 
-def drekki_summary(rival: str, games: list[dict[str, Any]]) -> dict[str, Any]:
+def drekki_summary(rival: str, games: list[dict[str, Any]], kind: str = "mcts") -> dict[str, Any]:
     mine = [g["scores"][g["me"]] for g in games]
     others = [statistics.fmean(s for i, s in enumerate(g["scores"]) if i != g["me"]) for g in games]
     margins = [o - m for m, o in zip(mine, others)]
@@ -118,7 +118,7 @@ def drekki_summary(rival: str, games: list[dict[str, Any]]) -> dict[str, Any]:
     wins = sum(1 for g in games if g["me"] in g["winners"])
     mean = statistics.fmean(margins)
     return {
-        "engine": "drekki", "pairing": f"mcts vs 3 {rival}", "games": len(games),
+        "engine": "drekki", "pairing": f"{kind} vs 3 {rival}", "games": len(games),
         "mcts_score": statistics.fmean(mine), "mcts_score_sd": statistics.stdev(mine) if len(mine) > 1 else 0.0,
         "rivals_score": statistics.fmean(others), "margin": mean, "margin_sd": sd,
         "margin_low": mean - half, "margin_high": mean + half,
@@ -237,15 +237,19 @@ def main(argv: list[str] | None = None) -> int:
             rivals = ("random", "heuristic") if drekki else ("random", "greedy")
             players = DREKKI_PLAYERS if drekki else 2
             games = args.games or (300 if drekki else 200)
-            params = mcts_params(rules, args.iterations, extra)
+            kind, params = hard_bot(rules, args.iterations, extra)
             for rival in rivals:
                 if args.rival and rival not in args.rival:
                     continue
-                print(f"# {rules.slug}: mcts {params} vs {rival}, {games} games", file=sys.stderr, flush=True)
-                jobs = [(rules.slug, rival, g, params, players) for g in range(games)]
+                print(f"# {rules.slug}: {kind} {params} vs {rival}, {games} games", file=sys.stderr, flush=True)
+                jobs = [(rules.slug, rival, g, params, players, kind) for g in range(games)]
                 played = run_jobs(jobs, args.jobs)
-                summary = drekki_summary(rival, played) if drekki else two_player_summary(rules.slug, rival, played)
+                summary = (
+                    drekki_summary(rival, played, kind) if drekki
+                    else two_player_summary(rules.slug, rival, played, kind)
+                )
                 summary["mcts"] = params
+                summary["kind"] = kind
                 results.append(summary)
                 emit(summary, args.out)
         if args.think_moves:

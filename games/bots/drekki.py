@@ -1,9 +1,14 @@
-"""A heuristic Drekki player: it reckons the hidden total and the dragon's path.
+"""Drekki bots: a heuristic player, and a search that improves on it by playouts.
 
-It reads only its seat's view. The cards it cannot see are drawn at random
-from what each mage may still play (3-6 players: the mage's public holding; the
-duel: the colour's cards not yet revealed since its pile was rebuilt), which
-gives it a spread of possible tables to reason over:
+Both reason over what one seat knows of the round (an :class:`Outlook`): the
+tile, where the dragon faces, and, for every mage, the cards it may have laid
+(its own laid card when the seat runs it; 3-6 players: the mage's public
+holding; the duel: the colour's cards not yet revealed since its pile was
+rebuilt). Hidden cards are taken as equally likely among those, and the
+spread of the revealed total and of the majority colours is worked out
+exactly (and kept, since the same holdings come back again and again).
+
+The heuristic ("heuristic", the medium level):
 
 - Cards: it lays the card that makes the dragon least likely to stop on its own
   mages, given the tile's movement table, while keeping some colours in hand
@@ -14,83 +19,337 @@ gives it a spread of possible tables to reason over:
   withdraws beyond that.
 - Tied colours (it won the auction): it sends the dragon onto the opponent
   doing best, else as far from itself as it can.
+
+The search ("ismcts", the hard level) is information-set Monte Carlo search
+with a single information-set node, the bot's decision: every iteration draws
+a full state its seat cannot tell from the one it sees
+(``rules.state_from_view``), plays one candidate move on it, and plays the game
+on to its end with the heuristic for every seat (itself included), each of
+them reading only its own seat's knowledge of the drawn state. The reward is
+linear: the other seats' average final score minus the bot's (burns minus
+tears). The candidates are the heuristic's: every card or colour, but only the
+bids near what the cards can plausibly total, and withdrawing. All candidates
+meet the same drawn states and the same playout dice (a paired comparison,
+which removes most of the luck of the deal from the differences), and
+candidates that fall clearly behind the best are dropped as the search goes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+import random
+import time
+from collections.abc import Mapping
 from typing import Any
 
 from games.engines.base import Rules, Seat
+from games.engines.drekki.rules import BID_MOVES, MOVES
+from games.engines.drekki.state import (
+    BIDDING,
+    CARDS,
+    COLOUR,
+    NO_CARD,
+    OVER,
+    DrekkiState,
+    mask_cards,
+    seat_score,
+)
+from games.engines.drekki.tiles import COLOURS, TILES, TILESET, DragonTile
 
 from .base import Bot
 
-COLOURS = ("yellow", "red", "black")
+ALL_CARDS = 0b111111
+CARD_COLOURS = tuple(c // 2 for c in range(6))
+# The heuristic's bidding: a bid is good when its worth is at least GOOD_WORTH,
+# a broken charm weighing CAUTION times the tile's burns.
+CAUTION = 1.2
+GOOD_WORTH = 0.25
+HAND_COLOUR_WEIGHT = 0.2
 
 
-class Table:
-    """The parts of a view the heuristics need, read once."""
+# -- what a seat knows of the round ------------------------------------------------------------
 
-    def __init__(self, view: Mapping[str, Any], seat: Seat) -> None:
-        self.view = view
+
+class Outlook:
+    """One seat's knowledge of the round: the tile, the mages, the cards each may lay.
+
+    ``options[m]`` is a mask of the cards mage ``m`` may have laid (or may lay):
+    one card when it is known, 0 for the seat's own mage still to choose.
+    """
+
+    __slots__ = ("seat", "players", "count", "owners", "tile", "facing", "options", "hand", "scores")
+
+    def __init__(
+        self,
+        seat: Seat,
+        players: int,
+        tile: DragonTile,
+        facing: int,
+        options: tuple[int, ...],
+        hand: int | None,
+        scores: tuple[float, ...] = (),
+    ) -> None:
         self.seat = seat
-        self.mages: list[Mapping[str, Any]] = view["mages"]
-        self.count = len(self.mages)
-        self.mine = [m["mage"] for m in self.mages if m["owner"] == seat]
-        self.tile: Mapping[str, Any] = view["tile"]
-        self.facing: int = view["facing"]
-        self.double = view["players"] >= 5
+        self.players = players
+        self.count = len(options)
+        self.owners = OWNERS[players]
+        self.tile = tile
+        self.facing = facing
+        self.options = options
+        self.hand = hand
+        self.scores = scores
 
-    def stops(self, colour: str) -> tuple[int, ...]:
-        first = (self.facing + self.tile["moves"][colour]) % self.count
-        if not self.double:
-            return (first,)
-        return (first, (first + self.tile["moves_5_6"][colour]) % self.count)
+    @property
+    def mine(self) -> tuple[int, ...]:
+        return tuple(m for m in range(self.count) if self.owners[m] == self.seat)
 
-    def harm_to(self, owner: Seat, colour: str, immune: Seat | None) -> float:
+    def stops(self, colour: int) -> tuple[int, ...]:
+        return dragon_stops(self.tile, self.facing, self.players, colour)
+
+    def harm_to(self, owner: Seat, colour: int, immune: Seat | None) -> float:
         """Burns ``owner`` takes if ``colour`` moves the dragon and ``immune`` won."""
         if owner == immune:
             return 0.0
-        return float(sum(self.tile["burns"] for m in self.stops(colour) if self.mages[m]["owner"] == owner))
+        return harm_vector(self.tile, self.facing, owner, self.players)[colour]
 
-    def possible_cards(self, mage: int) -> list[int]:
-        """What another mage may have laid (or may lay), as far as this seat knows."""
-        info = self.mages[mage]
-        if self.view.get("revealed") is not None:
-            return [self.view["revealed"][mage]]
-        if "holding" in info:
-            return list(info["holding"])
-        # The duel: a laid card, a drawn pair and the pile are among the cards not
-        # revealed since the pile was last rebuilt.
-        unseen = [c for c in range(6) if c not in info["shown"]]
-        if info["laid"] or info["drawing"] or info["pile"] >= 2:
-            return unseen
-        # A pile of one card or none is rebuilt, from all the mage's discards (the
-        # revealed ones too), before its next card or its next pair is drawn: any
-        # card may come. Reading only the unrevealed ones left nothing to choose
-        # from once all six had been revealed.
-        return list(range(6))
+    def danger(self, options: tuple[int, ...]) -> float:
+        """Average burns to this seat when the charm holds and nobody is immune."""
+        harm = harm_vector(self.tile, self.facing, self.seat, self.players)
+        w = colour_weights(options)
+        return w[0] * harm[0] + w[1] * harm[1] + w[2] * harm[2]
 
-    def score(self, seat: Seat) -> float:
-        info = self.view["seats"][seat]
-        return float(info["score"] if info["score"] is not None else info["burns"] - info["tears"])
+    def with_card(self, mage: int, card: int) -> tuple[int, ...]:
+        options = list(self.options)
+        options[mage] = 1 << card
+        return tuple(options)
 
 
-def majority(cards: Sequence[int]) -> list[str]:
-    counts = [0, 0, 0]
+# Per player count, the seat that runs each mage.
+OWNERS = {players: tuple(m % 2 if players == 2 else m for m in range(4 if players == 2 else players))
+          for players in range(2, 7)}
+
+
+def dragon_stops(tile: DragonTile, facing: int, players: int, colour: int) -> tuple[int, ...]:
+    count = len(OWNERS[players])
+    first = (facing + tile.moves[colour]) % count
+    if players < 5:
+        return (first,)
+    return (first, (first + tile.moves_5_6[colour]) % count)
+
+
+_harms: dict[tuple[int, int, int, int], tuple[float, float, float]] = {}
+
+
+def harm_vector(tile: DragonTile, facing: int, seat: Seat, players: int) -> tuple[float, float, float]:
+    """Per power colour, the burns ``seat`` takes when that colour moves the dragon (nobody immune)."""
+    key = (tile.index, facing, seat, players)
+    found = _harms.get(key)
+    if found is None:
+        owners = OWNERS[players]
+        found = _harms[key] = tuple(
+            float(sum(tile.burns for m in dragon_stops(tile, facing, players, c) if owners[m] == seat))
+            for c in range(3)
+        )  # type: ignore[assignment]
+    return found
+
+
+def duel_options(shown: int, laid: bool, drawing: bool, pile: int) -> int:
+    """The cards another duel mage may lay, as far as its rival knows."""
+    if laid or drawing or pile >= 2:
+        return ALL_CARDS & ~shown
+    # A pile of one card or none is rebuilt, from all the mage's discards (the
+    # revealed ones too), before its next card or its next pair is drawn: any
+    # card may come.
+    return ALL_CARDS
+
+
+def outlook_of_view(view: Mapping[str, Any], seat: Seat) -> Outlook:
+    revealed = view.get("revealed")
+    options = []
+    for info in view["mages"]:
+        if info["owner"] == seat:
+            options.append(0 if info.get("card") is None else 1 << info["card"])
+        elif revealed is not None:
+            options.append(1 << revealed[info["mage"]])
+        elif "holding" in info:
+            options.append(_mask(info["holding"]))
+        else:
+            options.append(duel_options(_mask(info["shown"]), info["laid"], info["drawing"], info["pile"]))
+    mine = view["mages"][seat]
+    hand = _mask(mine["hand"]) if "hand" in mine else None
+    scores = tuple(
+        float(s["score"] if s["score"] is not None else s["burns"] - s["tears"]) for s in view["seats"]
+    )
+    return Outlook(
+        seat, view["players"], TILES[TILESET.by_id[view["tile"]["id"]]], view["facing"], tuple(options), hand, scores
+    )
+
+
+def state_options(state: DrekkiState, seat: Seat) -> tuple[int, ...]:
+    """Per mage, the cards ``seat`` knows it may have laid (see :class:`Outlook`), read from a state."""
+    chosen = state.chosen
+    if state.phase == COLOUR:
+        return tuple(1 << c for c in chosen)
+    owners = OWNERS[state.players]
+    if state.duel:
+        return tuple(
+            (0 if chosen[m] == NO_CARD else 1 << chosen[m]) if owners[m] == seat
+            else duel_options(state.shown[m], chosen[m] != NO_CARD, bool(state.offers[m]), len(state.piles[m]))
+            for m in range(4)
+        )
+    hands = state.hands
+    return tuple(
+        (0 if c == NO_CARD else 1 << c) if m == seat else hands[m] | (0 if c == NO_CARD else 1 << c)
+        for m, c in enumerate(chosen)
+    )
+
+
+def outlook_of_state(state: DrekkiState, seat: Seat) -> Outlook:
+    """What ``seat`` knows of ``state``'s round, read from the state without a view."""
+    return Outlook(
+        seat,
+        state.players,
+        TILES[state.horde[0]],
+        state.facing,
+        state_options(state, seat),
+        None if state.duel else state.hands[seat],
+    )
+
+
+def _mask(cards: Any) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+# -- spreads, worked out exactly and kept ------------------------------------------------------
+
+_SPREAD_CACHE_MAX = 50_000
+_totals: dict[tuple[int, ...], tuple[float, ...]] = {}
+_colours: dict[tuple[int, ...], tuple[float, float, float]] = {}
+
+
+def total_tail(options: tuple[int, ...]) -> tuple[float, ...]:
+    """``tail[b]``: the chance that the revealed total is at least ``b`` (b = 0..30)."""
+    key = tuple(sorted(options))
+    found = _totals.get(key)
+    if found is not None:
+        return found
+    dist = [1.0]
+    for mask in key:
+        cards = mask_cards(mask)
+        w = 1.0 / len(cards)
+        new = [0.0] * (len(dist) + cards[-1])
+        for total, p in enumerate(dist):
+            if p:
+                for c in cards:
+                    new[total + c] += p * w
+        dist = new
+    tail = [0.0] * 32
+    running = 0.0
+    for total in range(len(dist) - 1, -1, -1):
+        running += dist[total]
+        tail[total] = running
+    for b in range(len(dist)):
+        tail[b] = min(1.0, tail[b])
+    if len(_totals) >= _SPREAD_CACHE_MAX:
+        _totals.clear()
+    found = _totals[key] = tuple(tail)
+    return found
+
+
+def colour_weights(options: tuple[int, ...]) -> tuple[float, float, float]:
+    """Per power colour, its share of moving the dragon: the chance that it is a
+    majority colour, a tie of two or three counting a half or a third (the heuristic
+    takes a tie's colours as equally likely)."""
+    key = tuple(sorted(options))
+    found = _colours.get(key)
+    if found is not None:
+        return found
+    dist: dict[tuple[int, int, int], float] = {(0, 0, 0): 1.0}
+    for mask in key:
+        cards = mask_cards(mask)
+        weights = [0.0, 0.0, 0.0]
+        for c in cards:
+            weights[CARD_COLOURS[c]] += 1.0 / len(cards)
+        new: dict[tuple[int, int, int], float] = {}
+        for (y, r, b), p in dist.items():
+            for colour, w in enumerate(weights):
+                if w:
+                    k = (y + (colour == 0), r + (colour == 1), b + (colour == 2))
+                    new[k] = new.get(k, 0.0) + p * w
+        dist = new
+    share = [0.0, 0.0, 0.0]
+    for counts, p in dist.items():
+        top = max(counts)
+        tied = [c for c in range(3) if counts[c] == top]
+        for c in tied:
+            share[c] += p / len(tied)
+    if len(_colours) >= _SPREAD_CACHE_MAX:
+        _colours.clear()
+    found = _colours[key] = (share[0], share[1], share[2])
+    return found
+
+
+# -- the heuristic's choices ---------------------------------------------------------------------
+
+
+def missing_colours(hand: int) -> int:
+    if hand.bit_count() <= 1:
+        return 0
+    return 3 - len({CARD_COLOURS[c] for c in mask_cards(hand)})
+
+
+def card_costs(look: Outlook, mage: int, cards: tuple[int, ...]) -> list[float]:
+    """Per card: the burns it lets the dragon bring onto this seat, and the colours it costs."""
+    costs = []
     for card in cards:
-        counts[card // 2] += 1
-    top = max(counts)
-    return [COLOURS[c] for c in range(3) if counts[c] == top]
+        cost = look.danger(look.with_card(mage, card))
+        if look.hand is not None:
+            cost += HAND_COLOUR_WEIGHT * missing_colours(look.hand & ~(1 << card))
+        costs.append(cost)
+    return costs
+
+
+def bid_worths(look: Outlook, low: int, high: int) -> list[float]:
+    """Per bid from ``low`` to ``high``: what winning the auction with it is worth to this seat."""
+    tail = total_tail(look.options)
+    danger = look.danger(look.options)
+    burns = look.tile.burns
+    return [tail[b] * (1.0 + danger) - (1.0 - tail[b]) * burns * CAUTION for b in range(low, high + 1)]
+
+
+def heuristic_bid(look: Outlook, low: int, high: int, can_withdraw: bool, unique: bool) -> int | None:
+    """The heuristic's bid (None: withdraw)."""
+    worths = bid_worths(look, low, high)
+    good = [low + k for k, w in enumerate(worths) if w >= GOOD_WORTH]
+    if not can_withdraw:
+        return max(good) if good else low
+    if not good:
+        return None
+    return max(good) if unique else min(good)
+
+
+def colour_value(look: Outlook, colour: int) -> tuple[float, int]:
+    """How much a tied colour hurts the others (the leader most), then how far it sends the dragon."""
+    others = [s for s in range(look.players) if s != look.seat]
+    leading = min(others, key=lambda s: look.scores[s])
+    harm = sum(look.harm_to(s, colour, look.seat) * (1.5 if s == leading else 1.0) for s in others)
+    last = look.stops(colour)[-1]
+    away = min(min((last - m) % look.count, (m - last) % look.count) for m in look.mine)
+    return (harm, away)
+
+
+def _own_undecided(look: Outlook) -> int:
+    return next(m for m in look.mine if not look.options[m])
+
+
+# -- the heuristic bot (medium) -----------------------------------------------------------------
 
 
 class DrekkiHeuristicBot(Bot):
     kind = "heuristic"
-
-    def __init__(self, rules: Rules, seed: Any = 0, samples: int = 60, caution: float = 1.2) -> None:
-        super().__init__(rules, seed)
-        self.samples = samples
-        self.caution = caution
 
     def choose(self, view: Mapping[str, Any], seat: Seat) -> str:
         moves: list[str] = list(view["legal_moves"])
@@ -98,95 +357,194 @@ class DrekkiHeuristicBot(Bot):
             raise ValueError(f"seat {seat} has no move to make now")
         if len(moves) == 1:
             return moves[0]
-        table = Table(view, seat)
-        if view["phase"] == "bidding":
-            return self._bid(table, moves)
-        if view["phase"] == "colour":
-            return self._colour(table, moves)
         if moves[0].startswith("top "):
             return self.rng.choice(moves)
-        return self._card(table, moves)
-
-    # -- sampling ----------------------------------------------------------------------
-
-    def _tables(self, table: Table, known: Mapping[int, int]) -> list[list[int]]:
-        """Possible sets of laid cards, one card per mage, ``known`` ones fixed."""
-        options = [
-            [known[m]] if m in known else table.possible_cards(m) for m in range(table.count)
-        ]
-        return [[self.rng.choice(opts) for opts in options] for _ in range(self.samples)]
-
-    def _danger(self, table: Table, tables: list[list[int]], winner: Seat | None) -> float:
-        """Average burns to this seat from the dragon's moves over ``tables``."""
-        total = 0.0
-        for cards in tables:
-            tied = majority(cards)
-            total += sum(table.harm_to(table.seat, c, winner) for c in tied) / len(tied)
-        return total / len(tables)
-
-    def _own_cards(self, table: Table) -> dict[int, int]:
-        return {m: table.mages[m]["card"] for m in table.mine if table.mages[m].get("card") is not None}
-
-    # -- the invocation ---------------------------------------------------------------------
-
-    def _card(self, table: Table, moves: list[str]) -> str:
-        known = self._own_cards(table)
-        mage = next(m for m in table.mine if m not in known)
-        hand = table.mages[mage].get("hand")
-        best: tuple[float, str] | None = None
-        for move in moves:
-            card = int(move.split()[1])
-            tables = self._tables(table, {**known, mage: card})
-            cost = self._danger(table, tables, None)
-            if hand is not None:
-                cost += 0.2 * _missing_colours([c for c in hand if c != card])
-            cost += self.rng.random() * 0.01
-            if best is None or cost < best[0]:
-                best = (cost, move)
-        assert best is not None
-        return best[1]
-
-    # -- the auction ---------------------------------------------------------------------
-
-    def _bid(self, table: Table, moves: list[str]) -> str:
-        tables = self._tables(table, self._own_cards(table))
-        totals = sorted(sum(cards) for cards in tables)
-        danger = self._danger(table, tables, None)
-        burns = table.tile["burns"]
-
-        def worth(bid: int) -> float:
-            held = sum(1 for t in totals if t >= bid) / len(totals)
-            return held * (1.0 + danger) - (1.0 - held) * burns * self.caution
-
-        bids = [int(m.split()[1]) for m in moves if m.startswith("bid ")]
-        good = [b for b in bids if worth(b) >= 0.25]
-        if "withdraw" not in moves:
-            return f"bid {max(good) if good else bids[0]}"
-        if not good:
-            return "withdraw"
-        if table.view["auction"]["type"] == "unique":
-            return f"bid {max(good)}"
-        return f"bid {min(good)}"
-
-    # -- tied colours --------------------------------------------------------------------
-
-    def _colour(self, table: Table, moves: list[str]) -> str:
-        others = [s for s in range(len(table.view["seats"])) if s != table.seat]
-        leading = min(others, key=table.score)
-
-        def value(move: str) -> tuple[float, int]:
-            colour = move.split()[1]
-            harm = sum(
-                table.harm_to(s, colour, table.seat) * (1.5 if s == leading else 1.0) for s in others
-            )
-            last = table.stops(colour)[-1]
-            away = min(min((last - m) % table.count, (m - last) % table.count) for m in table.mine)
-            return (harm, away)
-
-        return max(moves, key=value)
+        look = outlook_of_view(view, seat)
+        if view["phase"] == "bidding":
+            bids = [int(m.split()[1]) for m in moves if m.startswith("bid ")]
+            bid = heuristic_bid(look, bids[0], bids[-1], "withdraw" in moves, view["auction"]["type"] == "unique")
+            return "withdraw" if bid is None else f"bid {bid}"
+        if view["phase"] == "colour":
+            return max(moves, key=lambda m: colour_value(look, COLOURS.index(m.split()[1])))
+        cards = tuple(int(m.split()[1]) for m in moves)
+        costs = card_costs(look, _own_undecided(look), cards)
+        best = min(range(len(cards)), key=lambda k: (costs[k], self.rng.random()))
+        return moves[best]
 
 
-def _missing_colours(hand: list[int]) -> int:
-    if len(hand) <= 1:
-        return 0
-    return 3 - len({c // 2 for c in hand})
+# -- the heuristic as a playout policy, straight from a state ------------------------------------
+
+
+def policy_move(rules: Rules, state: DrekkiState, seat: Seat, rng: random.Random, noise: float) -> str:
+    """The heuristic's move for ``seat`` in ``state``, from that seat's knowledge only.
+
+    With probability ``noise`` it plays a near miss instead: a random card or
+    pile, or a bid one step off (withdrawing when the step falls below the
+    lowest bid, bidding the lowest when it would have withdrawn).
+    """
+    moves = rules.legal_moves(state, seat)
+    if len(moves) == 1:
+        return moves[0]
+    phase = state.phase
+    noisy = noise and rng.random() < noise
+    if phase == CARDS:
+        if noisy or moves[0][0] == "t":  # "top A1": the heuristic draws a pile at random
+            return rng.choice(moves)
+        look = outlook_of_state(state, seat)
+        cards = tuple(MOVES[m][1] for m in moves)
+        costs = card_costs(look, _own_undecided(look), cards)
+        return moves[min(range(len(cards)), key=lambda k: (costs[k], rng.random()))]
+    if phase == BIDDING:
+        look = outlook_of_state(state, seat)
+        low = state.high + 1
+        can_withdraw = state.high >= 0
+        bid = heuristic_bid(look, low, state.max_total, can_withdraw, TILES[state.horde[0]].auction == "unique")
+        if noisy:
+            if bid is None:
+                bid = low
+            else:
+                bid += rng.choice((-1, 1))
+                if bid < low:
+                    bid = None if can_withdraw else low
+                bid = None if bid is None else min(bid, state.max_total)
+        return "withdraw" if bid is None else BID_MOVES[bid]
+    if phase == COLOUR:
+        look = outlook_of_state(state, seat)
+        look.scores = tuple(float(seat_score(state, s)) for s in range(state.players))
+        return max(moves, key=lambda m: (colour_value(look, MOVES[m][1]), rng.random()))
+    return rng.choice(moves)
+
+
+# -- the search (hard) ------------------------------------------------------------------------
+
+
+class DrekkiSearchBot(Bot):
+    """Flat information-set Monte Carlo search over the heuristic's candidate moves.
+
+    ``iterations`` counts playouts (one candidate on one drawn state);
+    ``seconds`` bounds the time (checked between rounds of playouts, a round
+    giving every candidate still in the race one playout on the same state).
+    After ``min_rounds`` rounds, a candidate whose paired difference with the
+    best is below zero by more than ``drop_z`` standard errors is dropped.
+    """
+
+    kind = "ismcts"
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: Any = 0,
+        *,
+        iterations: int | None = 2000,
+        seconds: float | None = None,
+        noise: float = 0.1,
+        min_rounds: int = 10,
+        drop_z: float = 2.5,
+    ) -> None:
+        super().__init__(rules, seed)
+        if iterations is None and seconds is None:
+            raise ValueError("the Drekki search needs an iteration budget, a time budget or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive, not {seconds}")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.noise = noise
+        self.min_rounds = min_rounds
+        self.drop_z = drop_z
+        # What the last search did, for benchmarks and logs.
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+
+    def choose(self, view: Mapping[str, Any], seat: Seat) -> str:
+        start = time.monotonic()
+        moves: list[str] = list(view["legal_moves"])
+        if not moves:
+            raise ValueError(f"seat {seat} has no move to make now")
+        candidates = self.candidates(view, seat, moves)
+        self.last_iterations = 0
+        if len(candidates) > 1:
+            candidates = self._search(view, seat, candidates, start)
+        self.last_seconds = time.monotonic() - start
+        return candidates[0]
+
+    def candidates(self, view: Mapping[str, Any], seat: Seat, moves: list[str]) -> list[str]:
+        """The moves worth searching, the heuristic's own choice first."""
+        if view["phase"] != "bidding" or len(moves) == 1:
+            return moves
+        look = outlook_of_view(view, seat)
+        tail = total_tail(look.options)
+        bids = [MOVES[m][1] for m in moves if m != "withdraw"]
+        low, top = bids[0], bids[-1]
+        can_withdraw = "withdraw" in moves
+        chosen = heuristic_bid(look, low, top, can_withdraw, view["auction"]["type"] == "unique")
+        wanted: list[int | None] = [chosen, low, low + 1]
+        if chosen is not None:
+            wanted += [chosen - 1, chosen + 1]
+        for chance in (0.8, 0.6, 0.4):
+            wanted.append(max((b for b in range(low, top + 1) if tail[b] >= chance), default=None))
+        found: list[str] = []
+        for bid in wanted:
+            if bid is None:
+                move = "withdraw" if can_withdraw else None
+            elif low <= bid <= top and (tail[bid] >= 0.1 or bid == low):
+                move = BID_MOVES[bid]
+            else:
+                move = None
+            if move is not None and move not in found:
+                found.append(move)
+        if can_withdraw and "withdraw" not in found:
+            found.append("withdraw")
+        return found
+
+    def _search(self, view: Mapping[str, Any], seat: Seat, candidates: list[str], start: float) -> list[str]:
+        rules = self.rules
+        rng = self.rng
+        rewards: dict[str, list[float]] = {move: [] for move in candidates}
+        alive = list(candidates)
+        done = 0
+        rounds = 0
+        while len(alive) > 1:
+            if self.iterations is not None and done + len(alive) > self.iterations and rounds:
+                break
+            if self.seconds is not None and rounds and time.monotonic() - start >= self.seconds:
+                break
+            drawn = rules.state_from_view(view, seat, rng)
+            dice = rng.getrandbits(64)
+            for move in alive:
+                rewards[move].append(self._playout(rules.play(drawn, seat, move), seat, random.Random(dice)))
+            done += len(alive)
+            rounds += 1
+            if rounds >= self.min_rounds:
+                alive = self._race(alive, rewards)
+        self.last_iterations = done
+        return sorted(alive, key=lambda m: -math.fsum(rewards[m]) / max(1, len(rewards[m])))
+
+    def _race(self, alive: list[str], rewards: dict[str, list[float]]) -> list[str]:
+        """The candidates not clearly behind the best (paired differences, same states and dice)."""
+        n = len(rewards[alive[0]])
+        best = max(alive, key=lambda m: math.fsum(rewards[m]))
+        kept = []
+        for move in alive:
+            if move == best:
+                kept.append(move)
+                continue
+            diffs = [a - b for a, b in zip(rewards[move], rewards[best])]
+            mean = math.fsum(diffs) / n
+            var = math.fsum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean + self.drop_z * math.sqrt(var / n) >= 0:
+                kept.append(move)
+        return kept
+
+    def _playout(self, state: DrekkiState, me: Seat, rng: random.Random) -> float:
+        """The game played to its end by the heuristic at every seat: the others' average score minus mine."""
+        rules = self.rules
+        noise = self.noise
+        while state.phase != OVER:
+            acting = rules.to_act(state)
+            actor = acting[0] if len(acting) == 1 else rng.choice(acting)
+            state = rules.play(state, actor, policy_move(rules, state, actor, rng, noise))
+        players = state.players
+        mine = seat_score(state, me)
+        return sum(seat_score(state, s) for s in range(players) if s != me) / (players - 1) - mine
