@@ -24,6 +24,9 @@ ALL_RULES: list[Rules] = [*engines.all(), *TOY_ENGINES]
 TABLES = [(rules, n) for rules in ALL_RULES for n in range(rules.min_players, rules.max_players + 1)]
 # Small budgets keep the suite fast; strength is measured in bench/bots.py.
 TEST_BUDGET = {"iterations": 24, "seconds": None, "playout_depth": 8}
+# Game-specific searches (games/bots/<game>.py) take the same iteration budget.
+SEARCHES = {"ismcts"}
+SEARCH_BUDGET = {"iterations": 24, "seconds": None}
 # Plies (of a game otherwise played at random) at which the bot is asked to move.
 ASK_AT = {0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144}
 MAX_ASKS = 7
@@ -31,7 +34,7 @@ MAX_ASKS = 7
 
 def build(kind_or_level: str, rules: Rules, seed: Any) -> bots.Bot:
     kind = bots.level_spec(kind_or_level, rules)[0] if kind_or_level in bots.LEVELS else kind_or_level
-    budget = TEST_BUDGET if kind == "mcts" else {}
+    budget = TEST_BUDGET if kind == "mcts" else SEARCH_BUDGET if kind in SEARCHES else {}
     return bots.make(kind_or_level, rules, seed, **budget)
 
 
