@@ -633,12 +633,15 @@ def run_layer(args: argparse.Namespace, layer: str) -> dict[str, Any]:
             result["connect_s"] = round(await bench.connect_all(), 1)
             print(f"[{layer}] {len(bench.players)} sockets open in {result['connect_s']} s", flush=True)
             helpers.append(asyncio.create_task(bench.pinger(args.ping)))
-            groups = {
-                "daphne": [p.pid for p in daphnes],
-                "worker": [worker.pid],
-                "postgres": pids_matching(lambda c: c.startswith("postgres:") and f" {db_name} " in c),
-                "redis": pids_matching(lambda c: c.startswith(("redis-server", "/usr/bin/redis-server"))),
-            }
+            def groups() -> dict[str, list[int]]:
+                # Looked up when a window opens: the servers open database
+                # connections as they need them (a move's first one included).
+                return {
+                    "daphne": [p.pid for p in daphnes],
+                    "worker": [worker.pid],
+                    "postgres": pids_matching(lambda c: c.startswith("postgres:") and f" {db_name} " in c),
+                    "redis": pids_matching(lambda c: c.startswith(("redis-server", "/usr/bin/redis-server"))),
+                }
             spies = []
             if args.profile:
                 spies = profile(daphnes, args.warmup + args.duration, Path(args.profile), layer)
@@ -646,7 +649,7 @@ def run_layer(args: argparse.Namespace, layer: str) -> dict[str, Any]:
 
             async def measure_cpu() -> None:
                 await asyncio.sleep(args.warmup)
-                window = CpuWindow(groups)
+                window = CpuWindow(groups())
                 await asyncio.sleep(args.duration)
                 stats_window.update(window.result())
 
@@ -666,7 +669,7 @@ def run_layer(args: argparse.Namespace, layer: str) -> dict[str, Any]:
                 print(f"[{layer}] per second (s, moves, worst ms): {bench.stats.timeline()}", flush=True)
             if args.ceiling > 0:
                 bench.stats = Stats()
-                window = CpuWindow(groups)
+                window = CpuWindow(groups())
                 seconds = await bench.closed(args.ceiling)
                 cpu = window.result()
                 await bench.drain()

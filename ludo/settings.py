@@ -113,7 +113,7 @@ elif DATABASES["default"]["ENGINE"].endswith("postgresql"):
 # PostgreSQL connections per server process for the moves of table sockets,
 # played on the event loop without a database thread (games.services.play_move_async);
 # 0 plays them in database threads like every other action.
-LUDO_MOVE_CONNECTIONS = env_int("LUDO_MOVE_CONNECTIONS", 4, minimum=0, maximum=100)
+LUDO_MOVE_CONNECTIONS = env_int("LUDO_MOVE_CONNECTIONS", 10, minimum=0, maximum=100)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL").strip()

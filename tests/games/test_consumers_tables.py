@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -523,6 +524,9 @@ async def test_a_lost_broadcast_is_caught_up_by_polling(settings, monkeypatch):
 
 
 async def test_a_ping_notices_a_missed_version(settings, monkeypatch):
+    from games import consumers
+
+    monkeypatch.setattr(consumers, "TOUCH_FLUSH", 0.05)  # the process writes its sockets' pings together
     table, socks, people_ = await started_table("eclaircissement")
     monkeypatch.setattr(services, "_group_send", lambda group, message: None)
     rules = engines.get(table.game)
@@ -533,3 +537,28 @@ async def test_a_ping_notices_a_missed_version(settings, monkeypatch):
     await sock.send(t="ping")
     assert (await sock.until("update"))["v"] == table.version + 1
     await close_all(*socks.values())
+
+
+async def test_pings_refresh_presence_together(monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import consumers
+    from games.models import Connection
+
+    monkeypatch.setattr(consumers, "TOUCH_FLUSH", 0.05)
+    table, socks, _ = await started_table("eclaircissement")
+    long_ago = timezone.now() - timedelta(minutes=5)
+    await db(lambda: Connection.objects.filter(table_id=table.pk).update(last_seen=long_ago))()
+    for sock in socks.values():
+        await sock.send(t="ping")
+        await sock.until("pong")
+    for _ in range(100):
+        seen = await db(lambda: list(Connection.objects.filter(table_id=table.pk).values_list("last_seen", flat=True)))()
+        if all(s > long_ago for s in seen):
+            break
+        await asyncio.sleep(0.02)
+    assert len(seen) == 2 and all(s > long_ago for s in seen)
+    await close_all(*socks.values())
+
