@@ -64,7 +64,12 @@ GAME_LEVELS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
 # off when the cards are revealed).
 _KARO_MCTS = {"playout_depth": 4, "exploration": 0.3}
 GAME_SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
-    "drumlin": {"mcts": {"playout_depth": 0, "exploration": 0.12}},
+    # Drumlin also scores a node's moves with evaluate once the node has 10 visits
+    # (the root at once) and mixes minimax backups of those values into UCT: with
+    # ~100 answers per move, averages hide the one that refutes it (mcts.py).
+    "drumlin": {
+        "mcts": {"playout_depth": 0, "exploration": 0.12, "priors": 10, "minimax_weight": 0.5, "keep_states": True}
+    },
     "eclaircissement": {"mcts": _KARO_MCTS},
     "quatre-en-ligne": {"mcts": _KARO_MCTS},
     "rampants-sauteurs": {"mcts": _KARO_MCTS},

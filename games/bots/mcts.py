@@ -17,9 +17,10 @@ with UCT on that state, finishes with a playout and backs the result up.
   the bot's later choices in the tree never depend on a secret it would not know.
   With nothing hidden, this is plain UCT keyed by moves.
 - Multi-step turns need nothing special: the same seat simply acts again.
-- At the root every move of the bot is tried once. Deeper, a move not tried yet
-  counts as tried once with its MAST average (below) as value, so a seat with
-  twenty raises and one withdrawal need not try every raise first.
+- At the root every move of the bot is tried once (unless ``priors``, below).
+  Deeper, a move not tried yet counts as tried once with its MAST average
+  (below) as value, so a seat with twenty raises and one withdrawal need not
+  try every raise first.
 - Playouts are cut after ``playout_depth`` plies (0: the tree's leaf itself) and
   scored with ``rules.evaluate`` when the game has one; a game without it is
   played on to ``max_playout`` plies and scored as even if still going then.
@@ -30,6 +31,30 @@ with UCT on that state, finishes with a playout and backs the result up.
   Uniform playouts model other players badly where one kind of move has many
   variants: with 30 raises against one withdrawal, random seats raise to absurd
   bids in a Drekki auction.
+
+Options for games with a good ``evaluate`` and many moves, all off by default
+(games.bots.GAME_SETTINGS turns them on per game):
+
+- ``priors``: the ``priors``-th time the search goes on from a node (the root: at
+  once), every move of the seat acting there is played and the result scored,
+  by ``rules.utility`` when the game is over, else ``rules.evaluate``. A move not
+  tried yet then counts as tried once with that score instead of its MAST
+  average, and the root no longer tries every move first: the search starts
+  from the moves a one-ply look likes, and sees an answer that wins or refutes
+  without drawing it by luck among a hundred. Scoring a node costs one ``play``
+  and one evaluation per move, hence the threshold.
+- ``minimax_weight`` (implicit minimax backups, Lanctot et al. 2014): every node
+  keeps a heuristic value per seat, its own evaluation when it is made, then the
+  best of its moves' values for the seat acting there (a move's value being the
+  value of the node it leads to, or its prior). In UCT a tried move's mean reward
+  is mixed with that value: (1 - w) * mean + w * value. Averages dilute a
+  refutation among many weak answers; the minimax value does not. The values go
+  up only through steps where one seat makes one move (the game's own
+  simultaneous steps keep plain averages): meant for games of perfect
+  information, where the tree is keyed by moves.
+- ``keep_states``: when the view fixes the state (perfect information), each
+  node keeps its state, so the tree walk reuses it (and the moves the engine
+  worked out for it) instead of playing the moves again at every iteration.
 
 Budgets: ``iterations`` (reproducible for a seed) and/or ``seconds`` (reads the
 monotonic clock; bots may, engines may not). Which settings suit which game was

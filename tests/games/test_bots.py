@@ -228,3 +228,83 @@ def test_it_names_the_choices_when_a_kind_or_level_is_unknown() -> None:
     with pytest.raises(ValueError, match="unknown bot level"):
         bots.level_spec("impossible", TicTacToe())
     assert bots.kinds() == ("greedy", "mcts", "random")
+
+
+# Violet holds the Drumlin on a1 (an egg alone: the majority) and can move the
+# elephant of c9 or of f9 up to row 10; either one would let the Drumlin leave the
+# egg for it and go on to pink's base line next turn, and both results look alike
+# to the evaluation. Pink's elephant on c5 can run up the c file and spoil c10;
+# nothing of pink's can reach f10 or a1, so only Ef9-f10 wins by force.
+DRUMLIN_WIN_IN_TWO = "8/2E2E2/8/8/8/2e4e/8/8/8/O7 v - std -"
+
+
+def drumlin() -> Rules:
+    return engines.get("drumlin")
+
+
+@pytest.mark.skipif("drumlin" not in engines.slugs(), reason="the Drumlin engine is not registered")
+def test_one_ply_evaluation_cannot_tell_the_two_threats_apart() -> None:
+    rules = drumlin()
+    state = rules.parse_position(DRUMLIN_WIN_IN_TWO)
+    values = {move: rules.evaluate(rules.play(state, 0, move), 0) for move in ("Ec9-c10", "Ef9-f10")}
+    assert values["Ec9-c10"] == pytest.approx(values["Ef9-f10"])
+    # The spoiling answer exists: after it, violet has no winning departure left.
+    spoiled = rules.play(rules.play(state, 0, "Ec9-c10"), 1, "Ec5-c10")
+    assert not any(move.startswith("Oa1-c10") for move in rules.legal_moves(spoiled, 0))
+
+
+@pytest.mark.skipif("drumlin" not in engines.slugs(), reason="the Drumlin engine is not registered")
+@pytest.mark.parametrize(
+    "search",
+    [
+        pytest.param({"minimax_weight": 0.5}, id="minimax"),
+        pytest.param({"minimax_weight": 0.5, "priors": 1}, id="minimax-priors"),
+        pytest.param({"minimax_weight": 0.5, "priors": 1, "keep_states": True}, id="minimax-priors-states"),
+    ],
+)
+def test_mcts_with_minimax_backups_finds_the_threat_that_cannot_be_parried(search: dict[str, Any]) -> None:
+    rules = drumlin()
+    state = rules.parse_position(DRUMLIN_WIN_IN_TWO)
+    view = seat_view(rules, state, 0)
+    for seed in range(4):
+        bot = MctsBot(rules, seed, iterations=300, playout_depth=0, exploration=0.12, **search)
+        assert bot.choose(view, 0) == "Ef9-f10", seed
+
+
+@pytest.mark.skipif("drumlin" not in engines.slugs(), reason="the Drumlin engine is not registered")
+def test_mcts_with_priors_finishes_a_won_drumlin_turn() -> None:
+    # The egg on a1 may leave for c10 (violet's lone elephant, the majority there)
+    # and go on to the base line at once: a win in one turn of two steps.
+    rules = drumlin()
+    state = rules.parse_position("2E5/8/8/8/8/2e4e/8/8/8/O7 v - std -")
+    bot = bots.make("mcts", rules, 0, iterations=200)
+    steps = []
+    while 0 in rules.to_act(state):
+        move = bot.choose(seat_view(rules, state, 0), 0)
+        steps.append(move)
+        state = rules.play(state, 0, move)
+    assert steps == ["Oa1-c10", "Oc10-base"]
+    assert rules.outcome(state).winners == (0,)
+
+
+@pytest.mark.parametrize("keep_states", [False, True])
+def test_priors_and_minimax_keep_the_search_reproducible_and_legal(keep_states: bool) -> None:
+    # Priors need an evaluation: in Chain Nim (which has one) they must not break a
+    # turn of several steps, and the same seed must give the same choices.
+    rules = ChainNim()
+    state = rules.parse_position("2.5 0 -")
+    search = {"iterations": 600, "priors": 1, "minimax_weight": 0.5, "keep_states": keep_states}
+    steps = []
+    while 0 in rules.to_act(state):
+        move = bots.make("mcts", rules, 1, **search).choose(seat_view(rules, state, 0), 0)
+        assert move == bots.make("mcts", rules, 1, **search).choose(seat_view(rules, state, 0), 0)
+        steps.append(move)
+        state = rules.play(state, 0, move)
+    assert steps == ["take 2"] * 3 + ["end"]
+
+
+def test_the_new_mcts_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="minimax_weight"):
+        MctsBot(TicTacToe(), 0, minimax_weight=1.5)
+    with pytest.raises(ValueError, match="priors"):
+        MctsBot(TicTacToe(), 0, priors=-1)

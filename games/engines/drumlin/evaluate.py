@@ -38,7 +38,8 @@ SCALE = 2.5
 _IS_DRUMLIN = tuple(stack == LONE or EGG_OWNER[stack] >= 0 for stack in range(len(VALUE)))
 # A dragon may fly over an empty square, the lone Drumlin, and one lone elephant or egg.
 _FLY_OVER = tuple(stack in (EMPTY, LONE) or VALUE[stack] == 1 for stack in range(len(VALUE)))
-_DRAGONS = tuple(DRAGONS[seat].__getitem__ for seat in (0, 1))
+# Violet's dragons minus pink's, on a stack.
+_DRAGON_BALANCE = tuple(DRAGONS[0][stack] - DRAGONS[1][stack] for stack in range(len(VALUE))).__getitem__
 
 
 def _progress(seat: int, sq: int) -> float:
@@ -106,11 +107,12 @@ def _exposed(state: State, egg: int, holder: int) -> bool:
     return dragon and value == 2
 
 
-def _seat_score(state: State, seat: int, drumlin: int, dragons: int) -> float:
+def _seat_score(state: State, seat: int, drumlin: int) -> float:
+    """Everything but the dragons (counted once for both seats by the caller)."""
     board = state.board
     other = 1 - seat
     elephants = state.herd[seat]
-    score = ELEPHANT_WEIGHT * elephants + DRAGON_WEIGHT * dragons
+    score = ELEPHANT_WEIGHT * elephants
     score -= FEW_ELEPHANTS_PENALTY * max(0, 3 - elephants)
     for sq in state.fives:
         if POINTS[seat][board[sq]]:
@@ -153,17 +155,26 @@ def _can_chain(board: tuple[int, ...], seat: int, clou: bool) -> bool:
 
 
 def evaluate(state: State, seat: int) -> float:
+    # Both seats are asked about the same states (the MCTS bot scores every seat):
+    # violet's value is worked out once per state and kept on it, beside the legal
+    # moves the engine keeps there.
+    value = state.__dict__.get("_value")
+    if value is None:
+        value = state.__dict__["_value"] = _violet_value(state)
+    return value if seat == B.VIOLET else 1.0 - value
+
+
+def _violet_value(state: State) -> float:
     if state.step == CHAIN:
-        return 0.97 if state.side == seat else 0.03
+        return 0.97 if state.side == B.VIOLET else 0.03
     board = state.board
     drumlin = -1
     for sq, stack in enumerate(board):
         if _IS_DRUMLIN[stack]:
             drumlin = sq
             break
-    diff = _seat_score(state, seat, drumlin, sum(map(_DRAGONS[seat], board))) - _seat_score(
-        state, 1 - seat, drumlin, sum(map(_DRAGONS[1 - seat], board))
-    )
+    dragons = sum(map(_DRAGON_BALANCE, board))
+    diff = _seat_score(state, 0, drumlin) - _seat_score(state, 1, drumlin) + DRAGON_WEIGHT * dragons
     if state.step == PLACE:
-        diff += 0.3 if state.side == seat else -0.3
+        diff += 0.3 if state.side == B.VIOLET else -0.3
     return 1.0 / (1.0 + math.exp(-diff / SCALE))
