@@ -39,6 +39,16 @@ FIRST_PLAYER = Option(
 )
 
 
+EMPTY = "."  # an empty square or tile, in all three games
+
+
+def move_piece(board: str, start: int, end: int, piece: str) -> str:
+    """``board`` with square ``start`` emptied and ``piece`` on ``end``."""
+    if start < end:
+        return board[:start] + EMPTY + board[start + 1 : end] + piece + board[end + 1 :]
+    return board[:end] + piece + board[end + 1 : start] + EMPTY + board[start + 1 :]
+
+
 def position_key(board: str, turn: Seat) -> str:
     """How a position that ends a turn is recorded: the board, then the seat to move."""
     return board + "01"[turn]
@@ -119,9 +129,11 @@ class Seen:
         else:
             count = leaf.count(key) + 1
             leaf = leaf + (key,)
-        new_branch = branch[:j] + (leaf,) + branch[j + 1 :]
-        new_root = root[:i] + (new_branch,) + root[i + 1 :]
-        return Seen(new_root, self.size + 1), count
+        new_branch = list(branch)  # a list copy and one store: cheaper than slicing a tuple
+        new_branch[j] = leaf
+        new_root = list(root)
+        new_root[i] = tuple(new_branch)
+        return Seen(tuple(new_root), self.size + 1), count
 
     def counts(self) -> dict[Any, int]:
         out: dict[Any, int] = {}

@@ -20,11 +20,13 @@ from typing import Any, ClassVar
 
 from ..base import JSON, Outcome, PositionError, Seat
 from .common import (
+    EMPTY,
     EMPTY_SEEN,
     PASS,
     KaroRules,
     KaroState,
     Seen,
+    move_piece,
     position_key,
     read_grid_text,
 )
@@ -32,7 +34,6 @@ from .geometry import Grid
 
 GRID = Grid(5, 5)
 CENTRE = GRID.index["c3"]
-EMPTY = "."
 DARK = ("D", "d")
 LIT = ("L", "l")
 OWNER = {"D": 0, "L": 0, "d": 1, "l": 1}
@@ -105,12 +106,6 @@ def further_jumps(board: str, path: tuple[int, ...]) -> dict[str, tuple[int, int
         if board[jump[1]] != EMPTY and board[land] == EMPTY and land not in path:
             out[row[land]] = jump
     return out
-
-
-def move_piece(board: str, start: int, end: int, piece: str) -> str:
-    if start < end:
-        return board[:start] + EMPTY + board[start + 1 : end] + piece + board[end + 1 :]
-    return board[:end] + piece + board[end + 1 : start] + EMPTY + board[start + 1 :]
 
 
 def has_won(board: str, seat: Seat) -> bool:

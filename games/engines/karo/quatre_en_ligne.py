@@ -25,16 +25,19 @@ the repetition rule asks for.
 from __future__ import annotations
 
 import math
+from bisect import insort
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..base import JSON, Outcome, PositionError, Seat
 from .common import (
+    EMPTY,
     EMPTY_SEEN,
     PASS,
     KaroRules,
     KaroState,
     Seen,
+    move_piece,
     position_key,
 )
 from .geometry import Window, parse_place, run_length, shift_text
@@ -52,7 +55,6 @@ LINES = WINDOW.lines
 
 BLANK = " "  # no tile (written "-" in the notation)
 NO_TILE = "-"
-EMPTY = "."
 PLAIN = ("P", "p")
 MARKED = ("M", "m")
 OWNER = {"P": 0, "M": 0, "p": 1, "m": 1}
@@ -68,30 +70,20 @@ MOVE = "move"
 TILE = "tile"
 
 
-class _Names(dict[int, str]):
-    """``x,y`` in the players' coordinates for each place of the window, built on first use."""
-
-    __slots__ = ("ox", "oy")
-
-    def __init__(self, ox: int, oy: int) -> None:
-        super().__init__()
-        self.ox = ox
-        self.oy = oy
-
-    def __missing__(self, i: int) -> str:
-        text = self[i] = f"{i % STRIDE + self.ox},{i // STRIDE + self.oy}"
-        return text
+# ``x,y`` in the players' coordinates for each place of the window, one table per
+# position of the window (a tuple: move generation reads it most of all).
+_NAME_TABLES: dict[tuple[int, int], tuple[str, ...]] = {}
+_NAME_TABLES_KEPT = 256
 
 
-_NAME_TABLES: dict[tuple[int, int], _Names] = {}
-
-
-def names_at(ox: int, oy: int) -> _Names:
+def names_at(ox: int, oy: int) -> tuple[str, ...]:
     table = _NAME_TABLES.get((ox, oy))
     if table is None:
-        if len(_NAME_TABLES) >= 1024:
+        if len(_NAME_TABLES) >= _NAME_TABLES_KEPT:
             _NAME_TABLES.clear()
-        table = _NAME_TABLES[(ox, oy)] = _Names(ox, oy)
+        table = _NAME_TABLES[(ox, oy)] = tuple(
+            f"{x + ox},{y + oy}" for y in range(WINDOW.rows) for x in range(STRIDE)
+        )
     return table
 
 
@@ -100,28 +92,40 @@ class Layout:
 
     ``ox, oy`` are the players' coordinates of the window's place 0, so that
     window place ``i`` is ``(i % 32 + ox, i // 32 + oy)``; ``tiles`` lists the
-    window places holding a tile, in order. The memos remember what move
-    generation asked about the tiles alone: whether a tile could be lifted were
-    it empty, and which tiles an empty place touches by a side.
+    window places holding a tile, in order, and ``mask`` has bit i set for a
+    tile on place i. The memos remember what move generation asked about the
+    tiles alone: whether a tile could be lifted were it empty, and which tiles
+    a place without a tile touches by a side (see :func:`touching`).
     """
 
-    __slots__ = ("ox", "oy", "tiles", "names", "can_lift", "sides", "_mask")
+    __slots__ = ("ox", "oy", "tiles", "mask", "names", "can_lift", "touching", "_holes")
 
-    def __init__(self, ox: int, oy: int, tiles: tuple[int, ...]) -> None:
+    def __init__(self, ox: int, oy: int, tiles: tuple[int, ...], mask: int = 0) -> None:
         self.ox = ox
         self.oy = oy
         self.tiles = tiles
+        self.mask = mask or sum(1 << t for t in tiles)
         self.names = names_at(ox, oy)
         self.can_lift: dict[int, bool] = {}
-        self.sides: dict[int, tuple[int, ...]] = {}
-        self._mask = 0
+        self.touching: dict[int, int] = {}
+        self._holes = -1
 
     @property
-    def mask(self) -> int:
-        """The tiles as bits of one int (bit i: window place i), for flood fills."""
-        if not self._mask:
-            self._mask = sum(1 << t for t in self.tiles)
-        return self._mask
+    def holes(self) -> int:
+        """How many separate groups of places without a tile the tiles close in.
+
+        Euler's formula for a picture made of square cells (cells joined by a
+        side, the places between them joined by a side or a corner): tiles minus
+        pairs of tiles side by side plus 2 x 2 blocks of tiles is the number of
+        groups of tiles (here one) minus the number of holes.
+        """
+        if self._holes < 0:
+            m = self.mask
+            across = m & (m >> 1)  # bit i: tiles on i and i + 1 (the window's blank columns keep rows apart)
+            up = m & (m >> STRIDE)  # bit i: tiles on i and i + 32
+            blocks = across & (across >> STRIDE)
+            self._holes = across.bit_count() + up.bit_count() - blocks.bit_count() - (len(self.tiles) - 1)
+        return self._holes
 
     def place(self, text: str) -> int | None:
         """The window place of ``"x,y"``, or None when it lies outside the window."""
@@ -138,9 +142,10 @@ class QuatreState(KaroState):
 
     ``board`` has one character per window place: blank (no tile), ``.`` (an
     empty tile) or a piece letter; ``layout`` says where the tiles lie.
+    ``placing`` may be given when known (a piece moved: the placement is over).
     """
 
-    __slots__ = ("layout",)
+    __slots__ = ("layout", "_placing")
 
     def __init__(
         self,
@@ -150,13 +155,18 @@ class QuatreState(KaroState):
         seen: Seen,
         outcome: Outcome | None,
         last: tuple[Seat, str] | None,
+        placing: bool | None = None,
     ) -> None:
         super().__init__(board, turn, seen, outcome, last)
         self.layout = layout
+        self._placing = placing
 
     @property
     def placing(self) -> bool:
-        return self.board.count(EMPTY) > TILE_COUNT - 2 * PIECES_EACH
+        """Whether pieces are still being placed (phase 1)."""
+        if self._placing is None:
+            self._placing = self.board.count(EMPTY) > TILE_COUNT - 2 * PIECES_EACH
+        return self._placing
 
     def _identity(self) -> tuple[Any, ...]:
         return (self.board, self.layout.ox, self.layout.oy, self.turn, self.last)
@@ -196,35 +206,74 @@ def sides_of(board: str, i: int, north: int = NORTH, east: int = EAST) -> tuple[
     return sides
 
 
+NO_SIDE = -2
+SIDES = -1
+
+
+def touching(board: str, i: int) -> int:
+    """Which tiles place ``i`` touches by a side: the tile, when it is only one;
+    ``SIDES`` for more, ``NO_SIDE`` for none (written out: move generation asks often)."""
+    only = NO_SIDE
+    if board[i + NORTH] != BLANK:
+        only = i + NORTH
+    if board[i + EAST] != BLANK:
+        if only != NO_SIDE:
+            return SIDES
+        only = i + EAST
+    if board[i - NORTH] != BLANK:
+        if only != NO_SIDE:
+            return SIDES
+        only = i - NORTH
+    if board[i - EAST] != BLANK:
+        if only != NO_SIDE:
+            return SIDES
+        only = i - EAST
+    return only
+
+
 def liftable(board: str, layout: Layout, t: int) -> bool:
-    """Tile ``t`` has at least two free sides and the others stay joined without it."""
-    sides = sides_of(board, t)
-    if len(sides) != 2:
-        return len(sides) < 2
-    a, b = sides
-    corner = a + b - t
-    if corner != t and board[corner] != BLANK:
+    """Tile ``t`` has at least two free sides and the others stay joined without it.
+
+    With two neighbours, and no tile in the corner between them, they stay
+    joined only through a ring of tiles around ``t`` and one of its free sides:
+    a ring that closes in a hole. So without holes (the usual case) no search
+    is needed: the tile holds the board together.
+    """
+    north = board[t + NORTH] != BLANK
+    east = board[t + EAST] != BLANK
+    south = board[t - NORTH] != BLANK
+    count = north + east + south + (board[t - EAST] != BLANK)
+    if count != 2:
+        return count < 2
+    if north != south and board[t + (NORTH if north else -NORTH) + (EAST if east else -EAST)] != BLANK:
         return True  # two neighbours at right angles, joined through the tile between them
+    if not layout.holes:
+        return False
+    a, b = sides_of(board, t)
     return joined_without(layout.mask, t, a, b)
 
 
 def joined_without(tiles: int, gone: int, a: int, b: int) -> bool:
     """Whether tiles ``a`` and ``b`` are joined by sides without the tile on ``gone``.
 
-    ``tiles`` has bit i set for a tile on window place i: a flood fill grows from
-    ``a`` by shifting bits one place sideways (a step east or west) or one row
-    (north or south); the blank columns of the window keep rows apart.
+    ``tiles`` has bit i set for a tile on window place i: two flood fills grow,
+    in turn, from ``a`` and from ``b`` by shifting bits one place sideways (a
+    step east or west) or one row (north or south); the blank columns of the
+    window keep rows apart. They meet if the tiles are joined; otherwise the
+    smaller side runs out first, and that ends the search: lifting a tile with
+    two opposite neighbours nearly always splits the board, mostly leaving a
+    short arm on one side.
     """
     room = tiles & ~(1 << gone)
-    reached = 1 << a
-    goal = 1 << b
+    one = 1 << a
+    other = 1 << b
     while True:
-        grown = (reached | reached << 1 | reached >> 1 | reached << STRIDE | reached >> STRIDE) & room
-        if grown & goal:
+        grown = (one | one << 1 | one >> 1 | one << STRIDE | one >> STRIDE) & room
+        if grown & other:
             return True
-        if grown == reached:
-            return False
-        reached = grown
+        if grown == one:
+            return False  # all of one side is reached, and the other is not on it
+        one, other = other, grown
 
 
 def all_joined(board: str) -> bool:
@@ -270,41 +319,40 @@ def generate_movement(board: str, layout: Layout, seat: Seat) -> dict[str, tuple
                 lifts.append(t)
         elif ch == plain or ch == marked:
             mine.append(t)
-    side_memo = layout.sides
     out: dict[str, tuple[Any, ...]] = {}
+    touch_memo = layout.touching
+    lift_names = [(lift, names[lift]) for lift in lifts]
     for c in mine:
-        from_name = names[c]
+        start = names[c] + ">"
         for d in OFFSETS:
             target = c + d
             ch = board[target]
             if ch == EMPTY:
-                out[f"{from_name}>{names[target]}"] = (MOVE, c, target, False)
+                out[start + names[target]] = (MOVE, c, target, False)
                 continue
             jumped = ch != BLANK
             if jumped:
                 target += d
                 ch = board[target]
                 if ch == EMPTY:
-                    out[f"{from_name}>{names[target]}"] = (MOVE, c, target, True)
+                    out[start + names[target]] = (MOVE, c, target, True)
                     continue
                 if ch != BLANK:
                     continue
             # No tile on target: a tile moved there would let this piece go onto it.
             if not lifts:
                 continue
-            sides = side_memo.get(target)
-            if sides is None:
-                sides = side_memo[target] = sides_of(board, target)
-            if not sides:
+            only = touch_memo.get(target)
+            if only is None:
+                only = touch_memo[target] = touching(board, target)
+            if only == NO_SIDE:
                 continue  # a tile there would touch the board only by a corner
-            # a tile touching nothing but the place it left would float free
-            only = sides[0] if len(sides) == 1 else -1
             to = names[target]
-            tail = f">{to}:{from_name}>{to}"
+            tail = f">{to}:{start}{to}"
             detail = (TILE, target, c, jumped)
-            for lift in lifts:
-                if lift != only:
-                    out[names[lift] + tail] = detail
+            for lift, lift_name in lift_names:
+                if lift != only:  # a tile touching only the place it left would float free
+                    out[lift_name + tail] = detail
     return out
 
 
@@ -317,24 +365,28 @@ def has_line(board: str, seat: Seat) -> bool:
     return any(four_in_line(board, i) for i in places(board, MARKED[seat]))
 
 
-def lowest_corner(board: str) -> tuple[int, int]:
-    """The window column and row of the board's leftmost tiles and lowest tiles."""
-    x = next(x for x in range(STRIDE) if WINDOW.column(board, x).strip())
-    y = next(y for y in range(WINDOW.rows) if WINDOW.row(board, y).strip())
-    return x, y
-
-
 def settle(board: str, layout: Layout, lift: int, target: int) -> tuple[str, Layout]:
     """The board and layout after the tile on ``lift`` went to ``target``.
 
     The board is shifted back to the window's margin when its lowest row or
     leftmost column changed; the players' coordinates stay where they were.
     """
-    x, y = lowest_corner(board)
+    mask = layout.mask & ~(1 << lift) | 1 << target
+    # the lowest row: that of the lowest tile; the leftmost column: fold all rows onto one
+    y = ((mask & -mask).bit_length() - 1) // STRIDE
+    columns = mask
+    for rows in (16, 8, 4, 2, 1):
+        columns |= columns >> (rows * STRIDE)
+    x = ((columns & -columns).bit_length() - 1) % STRIDE
     dx, dy = x - MARGIN, y - MARGIN
     shift = dx + dy * STRIDE
-    tiles = sorted([t - shift for t in layout.tiles if t != lift] + [target - shift])
-    return shift_text(board, shift, BLANK), Layout(layout.ox + dx, layout.oy + dy, tuple(tiles))
+    tiles = list(layout.tiles)
+    tiles.remove(lift)
+    insort(tiles, target)
+    if shift:
+        tiles = [t - shift for t in tiles]
+        mask = mask >> shift if shift > 0 else mask << -shift
+    return shift_text(board, shift, BLANK), Layout(layout.ox + dx, layout.oy + dy, tuple(tiles), mask)
 
 
 # -- text --------------------------------------------------------------------------------
@@ -439,11 +491,11 @@ class QuatreEnLigne(KaroRules):
         last = (seat, move)
         board, layout = state.board, state.layout
         if detail == PASS:
-            return self._close(board, layout, seat, state.seen, False, last)
+            return self._close(board, layout, seat, state.seen, False, last, state._placing)
         kind = detail[0]
         if kind == PLACE:
             # A placed piece never leaves the board: no earlier position comes back.
-            return self._close(put(board, detail[1], PLAIN[seat]), layout, seat, EMPTY_SEEN, False, last)
+            return self._close(put(board, detail[1], PLAIN[seat]), layout, seat, EMPTY_SEEN, False, last, None)
         if kind == MOVE:
             _, start, end, jumped = detail
             lift = -1
@@ -456,17 +508,25 @@ class QuatreEnLigne(KaroRules):
         piece = board[start]
         if jumped:
             piece = FLIP[piece]
-        board = put(put(board, start, EMPTY), end, piece)
+        board = move_piece(board, start, end, piece)
         won = piece == MARKED[seat] and four_in_line(board, end)
         if lift >= 0:
             board, layout = settle(board, layout, lift, end)
-        return self._close(board, layout, seat, state.seen, won, last)
+        return self._close(board, layout, seat, state.seen, won, last, False)
 
     def _close(
-        self, board: str, layout: Layout, mover: Seat, seen: Seen, won: bool, last: tuple[Seat, str]
+        self,
+        board: str,
+        layout: Layout,
+        mover: Seat,
+        seen: Seen,
+        won: bool,
+        last: tuple[Seat, str],
+        placing: bool | None,
     ) -> QuatreState:
         """The state that ends ``mover``'s turn, with the checks RULES.md orders."""
-        return self._end_turn(QuatreState(board, layout, 1 - mover, seen, None, last), mover, won)
+        new = QuatreState(board, layout, 1 - mover, seen, None, last, placing)
+        return self._end_turn(new, mover, won)
 
     # -- why a move is refused -------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from ..base import JSON, Outcome, PositionError, Seat
 from .common import (
+    EMPTY,
     EMPTY_SEEN,
     NOBODY,
     PASS,
@@ -30,12 +31,12 @@ from .common import (
     KaroRules,
     KaroState,
     Seen,
+    move_piece,
     read_grid_text,
 )
 from .geometry import Grid
 
 GRID = Grid(3, 8)
-EMPTY = "."
 CRAWLERS = ("C", "c")
 JUMPERS = ("J", "j")
 PIECES = ("CJ", "cj")
@@ -125,12 +126,9 @@ def generate(board: str, seat: Seat) -> dict[str, tuple[int, int]]:
     return out
 
 
-def move_piece(board: str, start: int, end: int) -> str:
+def move_flip(board: str, start: int, end: int) -> str:
     """The board after the piece on ``start`` goes to ``end`` and flips over."""
-    piece = FLIP[board[start]]
-    if start < end:
-        return board[:start] + EMPTY + board[start + 1 : end] + piece + board[end + 1 :]
-    return board[:end] + piece + board[end + 1 : start] + EMPTY + board[start + 1 :]
+    return move_piece(board, start, end, FLIP[board[start]])
 
 
 def has_crossed(board: str, seat: Seat) -> bool:
@@ -212,7 +210,7 @@ class RampantsEtSauteurs(KaroRules):
     def _apply(self, state: RampantsState, seat: Seat, move: str, detail: Any) -> RampantsState:
         if state.turn < 0:
             return self._choose_layout(state, seat, move)
-        board = state.board if detail == PASS else move_piece(state.board, *detail)
+        board = state.board if detail == PASS else move_flip(state.board, *detail)
         return self._close(board, seat, state.seen, (seat, move))
 
     def _choose_layout(self, state: RampantsState, seat: Seat, layout: str) -> RampantsState:
