@@ -3,22 +3,25 @@
     .venv/bin/python bench/bots.py [--games N] [--engine SLUG] [--jobs 1|2]
                                    [--iterations N] [--mcts key=value ...] [--markdown]
 
-- Each two-player engine: the MCTS bot against the random bot and against the
-  greedy bot, ``--games`` seeded games per pairing (200 by default), the MCTS bot
-  taking seat 0 in even games and seat 1 in odd ones (engines with a
-  ``first_player`` option are told that seat 0 starts, so the MCTS bot starts
+- Each two-player engine: the hard level's bot (MCTS) against the random bot and
+  against the greedy bot, ``--games`` seeded games per pairing (200 by default),
+  the hard bot taking seat 0 in even games and seat 1 in odd ones (engines with a
+  ``first_player`` option are told that seat 0 starts, so the hard bot starts
   half of the games). Win, draw and loss rates, with a 95% Wilson interval.
-- Drekki: 4-player games (300 by default), the MCTS bot at one seat (a different
-  one each game) against three random bots, then against three heuristic bots.
-  Final scores are burns minus tears, lower is better: the MCTS bot's average
-  score, the opponents' average, and the margin (opponents' average minus the
-  bot's, per game) with its standard deviation and 95% interval.
+- Drekki: 4-player games (300 by default), the hard level's bot (Drekki's own
+  search, kind "ismcts") at one seat (a different one each game) against three
+  random bots, then against three heuristic bots. Final scores are burns minus
+  tears, lower is better: the hard bot's average score, the opponents' average,
+  and the margin (opponents' average minus the bot's, per game) with its
+  standard deviation and 95% interval. (Result keys keep their old names,
+  ``mcts_score`` and so on, whatever the kind.)
 - The hard level's seconds per move, as the tables would use it (time budget and
   iteration cap), over positions of games against the random bot: max and p95.
 
-The MCTS bot of the tournaments is the "hard" level with its time budget, unless
-``--iterations`` replaces it with an iteration budget (reproducible, and what a
-tournament of hundreds of games on a shared two-core machine can afford).
+The bot of the tournaments is the game's "hard" level (its kind and settings)
+with its time budget, unless ``--iterations`` replaces it with an iteration budget
+(reproducible, and what a tournament of hundreds of games on a shared two-core
+machine can afford); ``--mcts key=value`` changes other settings of that kind.
 Results are printed as each part finishes; ``--json FILE`` also appends them
 there, so that a long run can be made in parts.
 """
@@ -219,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rival", action="append", help="only against this bot kind (repeatable)")
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2), help="worker processes")
     parser.add_argument("--iterations", type=int, help="MCTS iteration budget instead of the hard time budget")
-    parser.add_argument("--mcts", action="append", default=[], metavar="KEY=VALUE", help="other MCTS settings")
+    parser.add_argument("--mcts", action="append", default=[], metavar="KEY=VALUE", help="other settings of the hard level's bot")
     parser.add_argument("--think-moves", type=int, default=40, help="hard-level moves to time per engine (0: skip)")
     parser.add_argument("--no-tournaments", action="store_true")
     parser.add_argument("--json", dest="out", help="also append the results to this file (JSON lines)")

@@ -23,15 +23,20 @@ The heuristic ("heuristic", the medium level):
 The search ("ismcts", the hard level) is information-set Monte Carlo search
 with a single information-set node, the bot's decision: every iteration draws
 a full state its seat cannot tell from the one it sees
-(``rules.state_from_view``), plays one candidate move on it, and plays the game
-on to its end with the heuristic for every seat (itself included), each of
-them reading only its own seat's knowledge of the drawn state. The reward is
-linear: the other seats' average final score minus the bot's (burns minus
-tears). The candidates are the heuristic's: every card or colour, but only the
-bids near what the cards can plausibly total, and withdrawing. All candidates
-meet the same drawn states and the same playout dice (a paired comparison,
-which removes most of the luck of the deal from the differences), and
-candidates that fall clearly behind the best are dropped as the search goes.
+(``rules.state_from_view``), plays one candidate move on it, and plays on with
+the heuristic at every seat (itself included), each reading only its own
+seat's knowledge of the drawn state, to the end of the round (``horizon``
+further rounds, or the game's end, on request). The reward is linear: the
+other seats' average score minus the bot's (burns minus tears) when the
+playout stops. The candidates are the heuristic's: every card or colour, but
+only the bids near what the cards can plausibly total, and withdrawing. All
+candidates meet the same drawn states and the same playout dice (a paired
+comparison, which removes most of the luck of the deal from the differences),
+and candidates that fall clearly behind the best are dropped as the search
+goes. Measured against three heuristic bots (docs/performance.md), playouts
+that stop with the round did better than longer ones (whose later rounds add
+noise the same for every candidate in expectation, but not in any one
+sample), and noise-free heuristic playouts better than noisy ones.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from games.engines.drekki.state import (
     COLOUR,
     NO_CARD,
     OVER,
+    ROUNDS,
     DrekkiState,
     mask_cards,
     seat_score,
@@ -437,7 +443,8 @@ class DrekkiSearchBot(Bot):
         *,
         iterations: int | None = 2000,
         seconds: float | None = None,
-        noise: float = 0.1,
+        noise: float = 0.0,
+        horizon: int | None = 0,
         min_rounds: int = 10,
         drop_z: float = 2.5,
     ) -> None:
@@ -451,6 +458,9 @@ class DrekkiSearchBot(Bot):
         self.iterations = iterations
         self.seconds = seconds
         self.noise = noise
+        if horizon is not None and horizon < 0:
+            raise ValueError(f"horizon must be 0 or more rounds, not {horizon}")
+        self.horizon = horizon
         self.min_rounds = min_rounds
         self.drop_z = drop_z
         # What the last search did, for benchmarks and logs.
@@ -488,7 +498,7 @@ class DrekkiSearchBot(Bot):
         for bid in wanted:
             if bid is None:
                 move = "withdraw" if can_withdraw else None
-            elif low <= bid <= top and (tail[bid] >= 0.1 or bid == low):
+            elif low <= bid <= top and (tail[bid] >= 0.1 or (bid == low and not can_withdraw)):
                 move = BID_MOVES[bid]
             else:
                 move = None
@@ -503,6 +513,8 @@ class DrekkiSearchBot(Bot):
         rng = self.rng
         rewards: dict[str, list[float]] = {move: [] for move in candidates}
         alive = list(candidates)
+        # The playouts stop ``horizon`` rounds after the current one (the game's end at most).
+        stop = view["round"] + (self.horizon if self.horizon is not None else ROUNDS)
         done = 0
         rounds = 0
         while len(alive) > 1:
@@ -513,7 +525,8 @@ class DrekkiSearchBot(Bot):
             drawn = rules.state_from_view(view, seat, rng)
             dice = rng.getrandbits(64)
             for move in alive:
-                rewards[move].append(self._playout(rules.play(drawn, seat, move), seat, random.Random(dice)))
+                after = rules.play(drawn, seat, move)
+                rewards[move].append(self._playout(after, seat, random.Random(dice), stop))
             done += len(alive)
             rounds += 1
             if rounds >= self.min_rounds:
@@ -537,11 +550,14 @@ class DrekkiSearchBot(Bot):
                 kept.append(move)
         return kept
 
-    def _playout(self, state: DrekkiState, me: Seat, rng: random.Random) -> float:
-        """The game played to its end by the heuristic at every seat: the others' average score minus mine."""
+    def _playout(self, state: DrekkiState, me: Seat, rng: random.Random, stop: int) -> float:
+        """The game played on by the heuristic at every seat: the others' average score minus mine.
+
+        It stops at the end of the game, or once ``stop`` rounds are over.
+        """
         rules = self.rules
         noise = self.noise
-        while state.phase != OVER:
+        while state.phase != OVER and len(state.history) < stop:
             acting = rules.to_act(state)
             actor = acting[0] if len(acting) == 1 else rng.choice(acting)
             state = rules.play(state, actor, policy_move(rules, state, actor, rng, noise))

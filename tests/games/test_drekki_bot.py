@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from games import bots
-from games.bots.drekki import DrekkiHeuristicBot, outlook_of_view
+from games.bots.drekki import DrekkiHeuristicBot, DrekkiSearchBot, outlook_of_view, policy_move
 from games.bots.random_bot import RandomBot
 from games.engines.base import play_sequence
 from games.engines.drekki import RULES
@@ -210,3 +211,125 @@ def test_it_beats_random_players_by_a_wide_margin():
             state = RULES.play(state, seat, seats[seat].choose(RULES.view(state, seat), seat))
         total += RULES.utility(RULES.outcome(state), hero)
     assert total / games > 0.75
+
+
+# -- the search (hard level) --------------------------------------------------------------
+
+
+def search(seed: int = 0, iterations: int = 120) -> DrekkiSearchBot:
+    return DrekkiSearchBot(RULES, seed=seed, iterations=iterations)
+
+
+def test_the_hard_level_of_drekki_is_the_search_within_the_tables_time():
+    kind, settings = bots.level_spec("hard", RULES)
+    assert kind == "ismcts"
+    assert 0 < settings["seconds"] <= 1.2
+    assert isinstance(bots.make("hard", RULES, seed=1), DrekkiSearchBot)
+
+
+def test_its_bids_stay_within_what_the_cards_can_total():
+    # The others can lay 0 or 1 each, the opener holds 0 and 1 too: whatever seat 1
+    # lays, the total is at most 1 + 5 + 1 + 1 = 8.
+    state = position(4, infinite_tile().id, ["01", "012345", "01", "01"])
+    state = play_sequence(RULES, state, [(0, "play 1"), (1, "play 5"), (2, "play 0"), (3, "play 1"), (0, "bid 2")])
+    view = RULES.view(state, 1)
+    bot = search()
+    candidates = bot.candidates(view, 1, view["legal_moves"])
+    assert "withdraw" in candidates
+    assert all(m == "withdraw" or int(m.split()[1]) <= 8 for m in candidates)
+    assert len(candidates) <= 9
+    move = bot.choose(view, 1)
+    assert move == "withdraw" or 3 <= int(move.split()[1]) <= 8
+
+
+def test_as_opener_it_never_bids_beyond_the_highest_possible_total():
+    state = position(3, infinite_tile().id, ["01", "01", "01"])
+    state = play_sequence(RULES, state, [(0, "play 1"), (1, "play 1"), (2, "play 0")])
+    for seed in range(3):
+        move = search(seed).choose(RULES.view(state, 0), 0)
+        assert int(move.split()[1]) <= 3
+
+
+def test_it_takes_a_sure_tear_when_the_total_cannot_fall_short():
+    # Everybody holds only 4 and 5: the total is at least 12, so raising to 3 is
+    # a sure tear and immunity, and withdrawing gives both away.
+    state = position(3, infinite_tile().id, ["45", "45", "45"])
+    state = play_sequence(RULES, state, [(0, "play 4"), (1, "play 5"), (2, "play 4"), (0, "bid 1"), (1, "bid 2")])
+    for seed in range(3):
+        assert search(seed).choose(RULES.view(state, 2), 2) != "withdraw"
+
+
+def test_it_picks_the_colour_that_burns_a_rival_rather_than_nobody():
+    # The winner picks among tied colours; one of them sends the dragon back onto
+    # the winner, who is immune (the tile is discarded), the other onto a rival.
+    t = next(
+        t for t in TILES
+        if t.auction == "infinite" and t.moves[0] % 4 != t.moves[2] % 4 and 0 in (t.moves[0] % 4, t.moves[2] % 4)
+    )
+    state = position(4, t.id, ["012345"] * 4, facing=0)
+    state = play_sequence(
+        RULES, state,
+        [(0, "play 0"), (1, "play 1"), (2, "play 4"), (3, "play 5"),
+         (0, "bid 1"), (1, "withdraw"), (2, "withdraw"), (3, "withdraw")],
+    )
+    assert RULES.to_act(state) == (0,)
+    self_colour = "yellow" if t.moves[0] % 4 == 0 else "black"
+    other = "black" if self_colour == "yellow" else "yellow"
+    assert search(iterations=60).choose(RULES.view(state, 0), 0) == f"colour {other}"
+
+
+def test_its_choice_depends_on_its_seats_view_only():
+    # Two games that differ only in the cards the other seats laid face down look
+    # the same to seat 0: the search, seeded alike, must choose alike.
+    tile = infinite_tile().id
+    first = position(4, tile, ["012345"] * 4)
+    first = play_sequence(RULES, first, [(1, "play 5"), (2, "play 4"), (3, "play 5"), (0, "play 2")])
+    second = position(4, tile, ["012345"] * 4)
+    second = play_sequence(RULES, second, [(1, "play 0"), (2, "play 1"), (3, "play 0"), (0, "play 2")])
+    assert RULES.view(first, 0) == RULES.view(second, 0)
+    assert first.chosen != second.chosen
+    for seed in range(3):
+        assert search(seed).choose(RULES.view(first, 0), 0) == search(seed).choose(RULES.view(second, 0), 0)
+
+
+def test_it_reads_the_view_without_changing_it_and_never_looks_for_hidden_fields():
+    state = position(4, infinite_tile().id, ["012345"] * 4)
+    state = play_sequence(RULES, state, [(1, "play 5"), (2, "play 4"), (3, "play 5"), (0, "play 2")])
+    view = RULES.view(state, 0)
+    asked: set[str] = set()
+
+    class Watched(dict):
+        def __getitem__(self, key):
+            asked.add(key)
+            return watch(super().__getitem__(key))
+
+        def get(self, key, default=None):
+            asked.add(key)
+            return watch(super().get(key, default))
+
+    def watch(value):
+        if isinstance(value, dict):
+            return Watched(value)
+        if isinstance(value, list):
+            return [watch(v) for v in value]
+        return value
+
+    before = json.dumps(view, sort_keys=True)
+    move = search(iterations=40).choose(watch(view), 0)
+    assert move in RULES.legal_moves(state, 0)
+    assert json.dumps(view, sort_keys=True) == before
+    # Whatever it read is in a seat's view; the engine's secret fields never are.
+    assert not asked & {"chosen", "hands", "piles", "horde", "seed", "tear_pool", "offers"}
+
+
+def test_the_playout_policy_is_the_heuristic():
+    # On a seat's own knowledge, the heuristic read from the state and from the view agree.
+    rng = random.Random(5)
+    for seed in range(4):
+        state = RULES.new_game(4, seed=seed)
+        while not RULES.is_over(state):
+            seat = rng.choice(RULES.to_act(state))
+            view = RULES.view(state, seat)
+            if len(view["legal_moves"]) > 1 and view["phase"] == "bidding":
+                assert policy_move(RULES, state, seat, random.Random(1), 0.0) == choose(state, seat)
+            state = RULES.play(state, seat, rng.choice(RULES.legal_moves(state, seat)[:6]))
