@@ -28,3 +28,13 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: Mapping[str, Any], seat: Seat) -> str:
         """A legal move for ``seat``, in the game's notation, from its view only."""
+
+
+def check_budget(iterations: int | None, seconds: float | None, what: str) -> None:
+    """A searching bot's budget: an iteration count, a time in seconds, or both."""
+    if iterations is None and seconds is None:
+        raise ValueError(f"{what} needs an iteration budget, a time budget or both")
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations}")
+    if seconds is not None and seconds <= 0:
+        raise ValueError(f"seconds must be positive, not {seconds}")

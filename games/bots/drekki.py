@@ -62,7 +62,7 @@ from games.engines.drekki.state import (
 )
 from games.engines.drekki.tiles import COLOURS, TILES, TILESET, DragonTile
 
-from .base import Bot
+from .base import Bot, check_budget
 
 ALL_CARDS = 0b111111
 CARD_COLOURS = tuple(c // 2 for c in range(6))
@@ -449,12 +449,7 @@ class DrekkiSearchBot(Bot):
         drop_z: float = 2.5,
     ) -> None:
         super().__init__(rules, seed)
-        if iterations is None and seconds is None:
-            raise ValueError("the Drekki search needs an iteration budget, a time budget or both")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if seconds is not None and seconds <= 0:
-            raise ValueError(f"seconds must be positive, not {seconds}")
+        check_budget(iterations, seconds, "the Drekki search")
         self.iterations = iterations
         self.seconds = seconds
         self.noise = noise
