@@ -1304,6 +1304,12 @@ def close_move_connections() -> None:
     _move_connections.clear()
 
 
+def _columns(cursor: Any) -> tuple[str, ...]:
+    # The names straight from the result (cursor.description makes an object per column).
+    result = cursor.pgresult
+    return tuple(result.fname(i).decode() for i in range(result.nfields))
+
+
 async def play_move_async(table_id: Any, who: Who, move: str, expected_version: int,
                           seat: int | None = None) -> int:
     """play_move from the server's event loop (see async_moves). Shielded: a
@@ -1336,9 +1342,9 @@ async def _play_move_async(table_id: Any, who: Who, move: str, expected_version:
             cursor = pool.cursor(conn)
             await cursor.execute(f"BEGIN; {_LOCK_SQL}; {_SEATS_SQL}", [pk, pk])
             cursor.nextset()
-            tables = _models(Table, [c.name for c in cursor.description], await cursor.fetchall())
+            tables = _models(Table, _columns(cursor), await cursor.fetchall())
             cursor.nextset()
-            seats = _models(Seat, [c.name for c in cursor.description], await cursor.fetchall())
+            seats = _models(Seat, _columns(cursor), await cursor.fetchall())
             table = _locked(tables)
             token = _writes.set(batch)
             try:
