@@ -59,6 +59,9 @@ def rehide(state: DrekkiState, viewer: int | None, rng: random.Random) -> Drekki
         later = tuple(pools[TILES[t].burns].pop(rng.randrange(len(pools[TILES[t].burns]))) for t in horde[1:])
         horde = (horde[0],) + later
     changes: dict = {"seed": rng.getrandbits(48), "horde": horde}
+    if state.last is not None and state.last[0] != viewer and state.last[1].split()[0] in ("play", "keep"):
+        # The card in a face-down move: any card at all.
+        changes["last"] = (state.last[0], f"{state.last[1].split()[0]} {rng.randrange(6)}")
     chosen = list(state.chosen)
     if not state.duel:
         hands = list(state.hands)
@@ -208,3 +211,30 @@ def test_the_live_auction_countdown_is_public():
     )
     assert RULES.view(state, None)["countdown"] == {"seat": 0, "move": "close", "seconds": 20}
     assert RULES.view(state, 1)["to_act"] == [1, 2]
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_the_move_list_learns_public_moves_at_once_and_laid_cards_at_the_reveal(players):
+    reveals = 0
+    for seed in range(4):
+        previous = None
+        for state in random_game(players, seed):
+            if state.last is None:
+                assert RULES.view(state, None)["last_move"] is None
+                previous = state
+                continue
+            seat, move = state.last
+            for viewer in [None, *range(players)]:
+                view = RULES.view(state, viewer)
+                hidden = move.startswith("play ") and viewer != seat
+                assert view["last_move"] == {"seat": seat, "move": None if hidden else move}
+                revealed = view["revealed_moves"]
+                if state.phase == "colour" or (previous.phase == "bidding" and state.phase != "bidding"):
+                    # The move that ended the auction shows every laid card.
+                    cards = previous.chosen
+                    assert revealed == [{"seat": m, "move": f"play {c}"} for m, c in enumerate(cards)]
+                else:
+                    assert revealed == []
+            reveals += bool(RULES.view(state, None)["revealed_moves"])
+            previous = state
+    assert reveals >= 4 * 13

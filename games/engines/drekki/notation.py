@@ -15,12 +15,14 @@ describes it; in short::
     markers - - - -
     tears 1 - - -
     dropped 2-7
+    last 2 withdraw
     round 2-7 facing=1 cards=5441 leader=0 bid=12 colour=black stops=0
     round 2-2 facing=0 cards=1503 leader=3 bid=11 colour=- stops=3
     round 2-5 facing=3 cards=2022 leader=0 bid=8 colour=- stops=0
 
 Lists are written with "-" when empty; cards as digits, tiles by id and
-other values separated by commas. The duel (2 players) has ``piles``,
+other values separated by commas. The ``last`` line (the last move played,
+by seat) is left out before the first move. The duel (2 players) has ``piles``,
 ``shown``, ``hidden``, ``offers`` and ``tearpool`` lines instead of ``hands``.
 """
 
@@ -77,6 +79,8 @@ def format_text(data: dict[str, Any]) -> str:
         "tears " + " ".join(_commas(t) for t in data["tears"]),
         "dropped " + _commas(data["dropped"]),
     ]
+    if data.get("last") is not None:
+        lines.append(f"last {data['last']['seat']} {data['last']['move']}")
     for r in data["history"]:
         lines.append(
             f"round {r['tile']} facing={r['facing']} cards={_digits(r['cards'])} leader={r['leader']} "
@@ -198,6 +202,9 @@ def parse_text(text: str) -> dict[str, Any]:
     data["markers"] = [_read_commas(m, "markers", _int) for m in lines.per_mage("markers", mages)]
     data["tears"] = [_read_commas(t, "tears", _int) for t in lines.per_mage("tears", players)]
     data["dropped"] = _read_commas(lines.take("dropped"), "dropped tiles", _as_text)
+    if lines.at < len(lines.lines) and lines.lines[lines.at].startswith("last "):
+        seat, _, move = lines.take("last").partition(" ")
+        data["last"] = {"seat": _int(seat, "the last move's seat"), "move": move}
     data["history"] = []
     while lines.at < len(lines.lines):
         tile, _, rest = lines.take("round").partition(" ")

@@ -64,6 +64,9 @@ MOVES: dict[str, tuple[str, int]] = {
 }
 
 
+_set_last = DrekkiState.__dict__["last"].__set__
+
+
 class DrekkiRules(Rules):
     slug = "drekki"
     title = "Drekki"
@@ -115,7 +118,12 @@ class DrekkiRules(Rules):
         action = MOVES.get(move) if isinstance(move, str) else None
         if action is None:
             raise IllegalMove(f"{move!r} is not a Drekki move (see docs/notation.md)")
-        kind, value = action
+        new = self._apply(state, seat, move, *action)
+        # ``new`` is a fresh copy nobody holds yet: it records the move in place.
+        _set_last(new, (seat, move))
+        return new
+
+    def _apply(self, state: DrekkiState, seat: int, move: str, kind: str, value: int) -> DrekkiState:
         if kind == "close":
             return self._close(state, seat)
         if seat not in self.to_act(state):

@@ -111,6 +111,9 @@ class DrekkiState:
     tears: tuple[tuple[int, ...], ...]  # per seat: values of the tear tokens taken
     dropped: tuple[int, ...]  # tiles discarded because the dragon met an immune mage
     history: tuple[Round, ...]
+    # The last move played, (seat, move), None before the first: the views show it
+    # (a laid card only to its seat) and reveal the laid cards with the round's end.
+    last: tuple[int, str] | None = None
     memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     # -- seating -----------------------------------------------------------------
@@ -241,6 +244,8 @@ def to_dict(state: DrekkiState) -> dict[str, Any]:
     data["markers"] = [list(m) for m in state.markers]
     data["tears"] = [list(t) for t in state.tears]
     data["dropped"] = [ids[t] for t in state.dropped]
+    if state.last is not None:
+        data["last"] = {"seat": state.last[0], "move": state.last[1]}
     data["history"] = [
         {
             "tile": ids[r.tile],
@@ -361,6 +366,7 @@ def from_dict(data: Mapping[str, Any]) -> DrekkiState:
         for t in r.listing(r.get("tears"), "tears", players)
     )
     dropped = tuple(r.tile(t, "dropped") for t in r.listing(r.get("dropped"), "dropped"))
+    last = _read_last(r, data.get("last"), players)
     history = tuple(_read_round(r, raw, mages, players) for raw in r.listing(r.get("history"), "history"))
     state = DrekkiState(
         players=players,
@@ -385,9 +391,22 @@ def from_dict(data: Mapping[str, Any]) -> DrekkiState:
         tears=tears,
         dropped=dropped,
         history=history,
+        last=last,
     )
     check_consistency(state)
     return state
+
+
+def _read_last(r: _Reader, raw: Any, players: int) -> tuple[int, str] | None:
+    """The last move (positions stored before it was kept have none)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping) or set(raw) != {"seat", "move"}:
+        raise PositionError(f"'last' must be an object with 'seat' and 'move', not {raw!r}")
+    move = raw["move"]
+    if not isinstance(move, str) or not move.strip() or move != " ".join(move.split()):
+        raise PositionError(f"the last move must be a move in the notation, not {move!r}")
+    return (r.whole(raw["seat"], "the last move's seat", 0, players - 1), move)
 
 
 def _read_round(r: _Reader, raw: Any, mages: int, players: int) -> Round:

@@ -28,6 +28,7 @@ from .play import majority_colours
 from .state import (
     BIDDING,
     CARD_VALUES,
+    CARDS,
     COLOUR,
     HORDE_PLAN,
     NO_CARD,
@@ -169,6 +170,8 @@ def build_view(
         "colours": _tied_colours(state),
         "dropped": [TILES[t].id for t in state.dropped],
         "history": [_round_dict(r) for r in state.history],
+        "last_move": _last_move(state, seat),
+        "revealed_moves": _revealed_moves(state),
         "to_act": list(to_act),
         "legal_moves": legal,
         "countdown": countdown,
@@ -177,6 +180,41 @@ def build_view(
     if state.duel:
         view["tear_pool"] = len(state.tear_pool)
     return view
+
+
+# Moves that lay a card face down: only their seat sees them before the reveal.
+SECRET_MOVES = ("play", "keep")
+# Moves that can end an auction (and reveal the cards).
+_AUCTION_MOVES = ("bid", "withdraw", "close")
+
+
+def _last_move(state: DrekkiState, viewer: int | None) -> dict[str, Any] | None:
+    if state.last is None:
+        return None
+    seat, move = state.last
+    secret = seat != viewer and move.split(" ", 1)[0] in SECRET_MOVES
+    return {"seat": seat, "move": None if secret else move}
+
+
+def _revealed_moves(state: DrekkiState) -> list[dict[str, Any]]:
+    """The cards laid face down this round, as moves, in the version that reveals them.
+
+    The reveal comes with the move that ends the auction: the cards stay up while
+    the winner picks among tied colours, else the round is over at once. (The
+    table's move list shows each in place of that seat's latest hidden move.) In
+    the duel a laid card may come from the top of a pile ("top A1", public) or from
+    the drawn pair ("keep 4"); which mage drew is not kept, so the duel reveals
+    nothing here.
+    """
+    if state.duel or state.last is None:
+        return []
+    if state.phase == COLOUR:
+        cards = state.chosen
+    elif state.phase in (CARDS, OVER) and state.history and state.last[1].split(" ", 1)[0] in _AUCTION_MOVES:
+        cards = state.history[-1].cards
+    else:
+        return []
+    return [{"seat": mage, "move": f"play {card}"} for mage, card in enumerate(cards)]
 
 
 def _tied_colours(state: DrekkiState) -> list[str] | None:
@@ -313,5 +351,15 @@ def sample_state(view: Mapping[str, Any], seat: int | None, rng: random.Random) 
         _sample_duel(view, rng, data)
     else:
         _sample_table(view, rng, data)
+    last = view.get("last_move")
+    if last is not None:
+        data["last"] = {"seat": last["seat"], "move": last["move"] or _hidden_move(view, data, last["seat"])}
     return from_dict(data)
+
+
+def _hidden_move(view: Mapping[str, Any], data: Mapping[str, Any], seat: int) -> str:
+    """A last move the view hides: a card the seat laid, as drawn for it."""
+    laid = [data["chosen"][m] for m in range(len(data["chosen"])) if view["mages"][m]["owner"] == seat]
+    card = next(c for c in reversed(laid) if c is not None)
+    return f"{'keep' if view['players'] == 2 else 'play'} {card}"
 
