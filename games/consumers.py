@@ -15,7 +15,10 @@ call of a process on one single thread, so the sockets of a server process wait
 for each other's queries, one round trip at a time. On PostgreSQL, :func:`db`
 runs them on a pool of threads instead (each with a pooled connection): the
 table row lock serialises what must be, the rest overlaps. SQLite keeps the
-one thread (one writer anyway).
+one thread (one writer anyway). A move, most of what a table socket does, skips
+the threads altogether on PostgreSQL (``services.play_move_async``: psycopg's
+async connections on the event loop, no ORM), and the presence refreshes of a
+process's sockets are written together (:class:`_Touches`).
 """
 
 from __future__ import annotations
