@@ -6,6 +6,12 @@ from the project's root, with the same environment as the site, so the same
 channel layer settings). ``ws/pair/<n>/`` joins the group ``pair.<n>``; each
 frame a socket sends is broadcast to both sockets of its pair. No session, no
 database, no origin check: Channels, daphne and the layer only.
+
+Like the site's table sockets (games.consumers), the consumer skips the thread
+hop Channels makes before every handler to close stale database connections
+(it has none): the ceiling is what the same stack can do at best. With
+``BARE_CHANNELS_DISPATCH=1`` it keeps Channels' own dispatch, hop included
+(how the ceiling was measured before 2026-11-22).
 """
 
 from __future__ import annotations
@@ -17,12 +23,25 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ludo.settings")
 django.setup()
 
+from channels.consumer import get_handler_name  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
 
+CHANNELS_DISPATCH = os.environ.get("BARE_CHANNELS_DISPATCH", "") == "1"
+
+
 class PairConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message: dict) -> None:
+        if CHANNELS_DISPATCH:
+            await super().dispatch(message)
+            return
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.group = f"pair.{self.scope['url_route']['kwargs']['pair']}"
         await self.channel_layer.group_add(self.group, self.channel_name)

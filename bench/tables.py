@@ -30,6 +30,8 @@ Not a test. Needs PostgreSQL and Redis. For each channel layer asked for
 5. The ceiling: ``--servers`` daphne processes serving bench/bare_broadcast.py
    (a bare consumer relaying each frame to a group of two on the same layer),
    the same number of sockets in pairs, closed loop: frames relayed per second.
+   ``--bare-channels-dispatch`` measures it a second time with Channels' own
+   dispatch (a thread hop before every handler, which the site's sockets skip).
 
 Reported: moves per second, latency p50/p90/p99/max, errors (error frames,
 closed sockets, moves without an answer in 10 s, ERROR lines in the servers'
@@ -694,13 +696,17 @@ def run_layer(args: argparse.Namespace, layer: str) -> dict[str, Any]:
     for line in problems[:10]:
         print(f"[{layer}] log: {line}", flush=True)
     if args.ceiling > 0:
-        bare = start_daphnes("bench.bare_broadcast:application", args.servers, env, f"{layer}-bare")
-        try:
-            result["bare"] = asyncio.run(bare_ceiling(bare, args.tables, args.ceiling, args.bare_bytes, args.route))
-        finally:
-            for proc in bare:
-                proc.stop()
-        print(f"[{layer}] bare broadcast: {json.dumps(result['bare'])}", flush=True)
+        variants = [("bare", env)]
+        if args.bare_channels_dispatch:
+            variants.append(("bare_channels_dispatch", {**env, "BARE_CHANNELS_DISPATCH": "1"}))
+        for key, bare_env in variants:
+            bare = start_daphnes("bench.bare_broadcast:application", args.servers, bare_env, f"{layer}-{key}")
+            try:
+                result[key] = asyncio.run(bare_ceiling(bare, args.tables, args.ceiling, args.bare_bytes, args.route))
+            finally:
+                for proc in bare:
+                    proc.stop()
+            print(f"[{layer}] {key.replace('_', ' ')}: {json.dumps(result[key])}", flush=True)
         if result["bare"]["moves_per_s"]:
             result["ratio"] = round(result["closed_loop"]["moves_per_s"] / result["bare"]["moves_per_s"], 2)
     return result
@@ -715,10 +721,12 @@ def markdown(results: list[dict[str, Any]]) -> str:
     for r in results:
         o, c, b = r["open_loop"], r.get("closed_loop", {}), r.get("bare", {})
         errors = sum(o["errors"].values()) + r["log_problems"]
+        hop = r.get("bare_channels_dispatch", {}).get("moves_per_s")
+        bare = b.get("moves_per_s", "-") if hop is None else f"{b.get('moves_per_s', '-')} ({hop} with the hop)"
         lines.append(
             f"| {r['layer']} | {r['servers']} | {r['tables']} ({r['players']}) | {r['rate']} | {o['moves_per_s']} "
             f"| {o['p50_ms']} / {o['p99_ms']} | {errors} | {o['daphne_cpu_ms_per_move']} "
-            f"| {c.get('moves_per_s', '-')} | {b.get('moves_per_s', '-')} | {r.get('ratio', '-')} |"
+            f"| {c.get('moves_per_s', '-')} | {bare} | {r.get('ratio', '-')} |"
         )
     return "\n".join(lines)
 
@@ -740,6 +748,9 @@ def main() -> None:
     parser.add_argument("--game", default="eclaircissement", help="the tables' game (default eclaircissement)")
     parser.add_argument("--ping", type=float, default=5, help="seconds between a player's pings (site: 5; 0: none)")
     parser.add_argument("--bare-bytes", type=int, default=110, help="size of a bare broadcast frame (default 110)")
+    parser.add_argument("--bare-channels-dispatch", action="store_true",
+                        help="also measure the ceiling with Channels' own dispatch (a thread hop before every "
+                             "handler; the bare consumer skips it by default, as the site's sockets do)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL",
                                                                  "postgres://postgres@127.0.0.1:5432/ludo_bench"))
