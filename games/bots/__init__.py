@@ -53,7 +53,7 @@ DEFAULT_LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
 # Per-game changes to the default levels. A kind listed here that the game does
 # not provide (its module is missing) falls back to the default level.
 GAME_LEVELS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
-    "drekki": {"medium": ("heuristic", {}), "hard": ("ismcts", {"seconds": 1.0, "iterations": 400})},
+    "drekki": {"medium": ("heuristic", {}), "hard": ("ismcts", {"seconds": 1.0, "iterations": 200})},
 }
 
 # Per-game settings of a bot kind, used whenever that kind plays that game (at any
