@@ -198,6 +198,67 @@ def test_a_move_is_checked_applied_logged_and_versioned():
     assert table_of(table.pk).state == rules.dump(rules.play(state, seat, move))
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_move_on_the_event_loop_checks_writes_and_broadcasts_like_play_move(monkeypatch):
+    # PostgreSQL only: table sockets play moves there with play_move_async, on
+    # connections of their own (committed data only, hence transaction=True).
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("moves on the event loop need PostgreSQL")
+    import asyncio
+
+    assert services.async_moves()
+    sent = []
+    monkeypatch.setattr(services, "_group_send", lambda group, message: sent.append((group, message)))
+    start = timezone.now()
+    table = services.create_table(ZOE, "eclaircissement", clock={"kind": "game", "base": 60, "increment": 2})
+    services.join_table(table.pk, MAX)
+    services.start_table(table.pk, ZOE, now=start)
+    table = table_of(table.pk)
+    rules = engines.get(table.game)
+    state = rules.load(table.state)
+    seat = rules.to_act(state)[0]
+    mover, other = (ZOE, MAX) if seat == 0 else (MAX, ZOE)
+    move = rules.legal_moves(state, seat)[0]
+    check = unchanged(table)
+    sent.clear()
+
+    async def play(*args, **kwargs):
+        try:
+            return await services.play_move_async(*args, **kwargs)
+        finally:
+            assert all(not c.closed and c.pgconn.transaction_status == 0  # idle: committed or rolled back
+                       for pool in services._move_connections.values() for c in pool.free)
+
+    def refused_async(code, *args, **kwargs):
+        with pytest.raises(TableError) as info:
+            asyncio.run(play(*args, **kwargs))
+        assert info.value.code == code, info.value
+        return info.value
+
+    refused_async("stale_version", table.pk, mover, move, table.version - 1)
+    assert refused_async("not_your_turn", table.pk, other, "a1-a2", table.version).data == {"v": table.version}
+    assert refused_async("illegal_move", table.pk, mover, "z9-z10", table.version).detail
+    refused_async("not_your_seat", table.pk, mover, move, table.version, seat=1 - seat)
+    refused_async("not_found", 10**9, mover, move, 1)
+    check()
+    assert sent == []  # nothing refused is broadcast
+    try:
+        assert asyncio.run(play(table.pk, mover, move, table.version)) == table.version + 1
+    finally:
+        services.close_move_connections()
+    action = Action.objects.get(table=table, version=table.version + 1)
+    assert (action.kind, action.seat, action.move) == ("move", seat, move)
+    after = table_of(table.pk)
+    assert after.version == table.version + 1 and after.state == rules.dump(rules.play(state, seat, move))
+    moved = Seat.objects.get(table=table, index=seat)
+    assert moved.turn_started_at is None and moved.deadline is None and moved.clock_ms <= 62_000
+    assert Seat.objects.get(table=table, index=1 - seat).deadline is not None  # the other clock runs
+    assert [m for _, m in sent] == [{"type": "table.update", "table": table.pk, "v": table.version + 1,
+                                      "event": "move"}]
+
+
 @pytest.mark.parametrize("slug", engines.slugs())
 def test_every_engine_plays_a_whole_game_that_replays_from_its_log(slug):
     rules = engines.get(slug)
