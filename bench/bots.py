@@ -189,7 +189,7 @@ def markdown(results: Iterable[dict[str, Any]]) -> str:
     if drekki:
         lines += [
             "",
-            "| pairing | games | MCTS avg score (sd) | rivals' avg score | margin (sd) | margin 95% CI | MCTS wins |",
+            "| pairing | games | bot's avg score (sd) | rivals' avg score | margin (sd) | margin 95% CI | bot's wins |",
             "|---|---|---|---|---|---|---|",
         ]
         for r in drekki:
