@@ -186,13 +186,18 @@ def mage_label(players: int, mage: int) -> str:
     return str(mage)
 
 
+TILE_BURNS = tuple(t.burns for t in TILES)
+
+
 def seat_burns(state: DrekkiState, seat: int) -> int:
     burns = state.memo.get("burns")
     if burns is None:
-        burns = state.memo["burns"] = tuple(
-            sum(sum(TILES[t].burns for t in state.tiles[m]) + sum(state.markers[m]) for m in state.mages_of(s))
-            for s in range(state.players)
-        )
+        mages = [sum([TILE_BURNS[t] for t in won]) + sum(m) for won, m in zip(state.tiles, state.markers)]
+        if state.players == 2:
+            burns = (mages[0] + mages[2], mages[1] + mages[3])
+        else:
+            burns = tuple(mages)
+        state.memo["burns"] = burns
     return burns[seat]
 
 

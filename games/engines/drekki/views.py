@@ -96,7 +96,7 @@ def _mage_dict(state: DrekkiState, mage: int, label: str, owner: int, viewer: in
         "tiles": [TILE_IDS[t] for t in state.tiles[mage]],
         "markers": list(state.markers[mage]),
     }
-    if state.duel:
+    if state.players == 2:
         info["pile"] = len(state.piles[mage])
         info["shown"] = list(mask_cards(state.shown[mage]))
         info["face_down"] = state.hidden[mage].bit_count()
@@ -115,18 +115,23 @@ def _mage_dict(state: DrekkiState, mage: int, label: str, owner: int, viewer: in
     return info
 
 
-def _seat_dict(state: DrekkiState, seat: int, viewer: int | None) -> dict[str, Any]:
-    burns = seat_burns(state, seat)
-    tears = state.tears[seat]
-    values_known = not state.duel or state.phase == OVER or seat == viewer
-    return {
-        "seat": seat,
-        "mages": list(state.mages_of(seat)),
-        "burns": burns,
-        "tears": len(tears),
-        "tear_values": list(tears) if values_known else None,
-        "score": burns - sum(tears) if values_known else None,  # state.seat_score
-    }
+def _seat_dicts(state: DrekkiState, viewer: int | None) -> list[dict[str, Any]]:
+    seats = []
+    public = state.players > 2 or state.phase == OVER  # tear values: else their seat only
+    for seat, tears in enumerate(state.tears):
+        burns = seat_burns(state, seat)
+        known = public or seat == viewer
+        seats.append(
+            {
+                "seat": seat,
+                "mages": [seat, seat + 2] if state.players == 2 else [seat],  # state.mages_of
+                "burns": burns,
+                "tears": len(tears),
+                "tear_values": list(tears) if known else None,
+                "score": burns - sum(tears) if known else None,  # state.seat_score
+            }
+        )
+    return seats
 
 
 def _auction_dict(state: DrekkiState) -> dict[str, Any] | None:
@@ -164,7 +169,7 @@ def build_view(
         "horde_left": _horde_left(state),
         "facing": state.facing,
         "mages": [_mage_dict(state, m, label, owner, seat) for m, label, owner in _MAGES[state.players]],
-        "seats": [_seat_dict(state, s, seat) for s in range(state.players)],
+        "seats": _seat_dicts(state, seat),
         "auction": _auction_dict(state),
         "revealed": list(state.chosen) if state.phase == COLOUR else None,
         "colours": _tied_colours(state),
