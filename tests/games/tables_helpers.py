@@ -51,12 +51,17 @@ def _eager_move(rules: Any, state: Any, seat: int, rng: random.Random) -> str:
     return best[1]
 
 
-def short_game(slug: str, seats: int, seed: int, tries: int = 3, limit: int = 400) -> list[tuple[int, str]]:
+def short_game(
+    slug: str, seats: int, seed: int, tries: int = 3, limit: int = 400, decisive: bool = False
+) -> list[tuple[int, str]]:
     """A sequence of (seat, move) that takes a game from its start to its end,
-    the shortest of a few eager playouts."""
+    the shortest of a few eager playouts (``decisive``: of those won by someone;
+    more playouts are tried until one is, up to ten times ``tries``)."""
     rules = engines.get(slug)
     best: list[tuple[int, str]] | None = None
-    for attempt in range(tries):
+    for attempt in range(tries * 10 if decisive else tries):
+        if best is not None and attempt >= tries:
+            break
         rng = random.Random(attempt)
         state = rules.new_game(seats, seed=seed)
         moves: list[tuple[int, str]] = []
@@ -65,9 +70,12 @@ def short_game(slug: str, seats: int, seed: int, tries: int = 3, limit: int = 40
             move = _eager_move(rules, state, seat, rng)
             moves.append((seat, move))
             state = rules.play(state, seat, move)
-        if rules.outcome(state) is not None and (best is None or len(moves) < len(best)):
+        outcome = rules.outcome(state)
+        if outcome is None or (decisive and not outcome.winners):
+            continue
+        if best is None or len(moves) < len(best):
             best = moves
-    assert best is not None, f"no random {slug} game ended within {limit} moves"
+    assert best is not None, f"no random {slug} game ended{' with a winner' if decisive else ''} within {limit} moves"
     return best
 
 

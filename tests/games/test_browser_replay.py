@@ -37,7 +37,7 @@ def finished_game(site: Any, zoe: Any, leo: Any) -> tuple[int, list[tuple[int, s
     number = table["table"]
     api(site, leo, f"/api/tables/{number}/join/", {})
     version = api(site, zoe, f"/api/tables/{number}/start/", {})["table"]["v"]
-    moves = short_game("drumlin", 2, seed=4)
+    moves = short_game("drumlin", 2, seed=4, decisive=True)
     for seat, move in moves:
         player = zoe if seat == 0 else leo
         version = api(site, player, f"/api/tables/{number}/move/", {"move": move, "v": version})["result"]
