@@ -437,7 +437,8 @@ async def autoplay(client: Client, seed: int, timeout: float = 60) -> Client:
 
     A move can meet ``stale_version`` when another seat acted at the same version
     (simultaneous choices, bots of the worker): the client waits for the next
-    update and decides again, as docs/protocol.md says.
+    update and decides again, as docs/protocol.md says. When that other move ended
+    the game, the answer is ``game_over`` and the final update follows.
     """
     assert client.latest is not None, "open the table first"
     rules = engines.get(client.latest["game"])
@@ -452,7 +453,7 @@ async def autoplay(client: Client, seed: int, timeout: float = 60) -> Client:
             assert move in frame["legal"], (move, frame["legal"])
             answer = await client.move(move, frame["v"])
             if answer["t"] == "error":
-                assert answer["code"] in ("stale_version", "not_your_turn"), answer
+                assert answer["code"] in ("stale_version", "not_your_turn", "game_over"), answer
         else:
             await client.recv(timeout)
     return client

@@ -198,14 +198,11 @@ def test_a_move_is_checked_applied_logged_and_versioned():
     assert table_of(table.pk).state == rules.dump(rules.play(state, seat, move))
 
 
+@pytest.mark.postgres_backend
 @pytest.mark.django_db(transaction=True)
 def test_a_move_on_the_event_loop_checks_writes_and_broadcasts_like_play_move(monkeypatch):
     # PostgreSQL only: table sockets play moves there with play_move_async, on
     # connections of their own (committed data only, hence transaction=True).
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        pytest.skip("moves on the event loop need PostgreSQL")
     import asyncio
 
     assert services.async_moves()
