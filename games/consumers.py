@@ -30,7 +30,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from channels.consumer import get_handler_name
+from autobahn.exception import Disconnected
+from channels.consumer import AsyncConsumer, get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -195,7 +196,21 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"t": "pong", "server_time": time.time(), "echo": content.get("id")})
 
 
-class _Guarded(AsyncJsonWebsocketConsumer):
+class _DropFramesForClosedSockets(AsyncConsumer):
+    """Comes after AsyncWebsocketConsumer in the consumers' MRO, so every message it
+    hands to the server passes here: a frame for a socket whose peer has closed (or is
+    closing) it while the frame was on its way, such as a group broadcast already in
+    the socket's channel, has nowhere to go. Daphne's WebSocket protocol (autobahn)
+    raises Disconnected for it; it is dropped, and the disconnect that follows cleans up."""
+
+    async def send(self, message: dict[str, Any]) -> None:
+        try:
+            await super().send(message)
+        except Disconnected:
+            log.debug("%s dropped: the socket is closed", message.get("type"))
+
+
+class _Guarded(AsyncJsonWebsocketConsumer, _DropFramesForClosedSockets):
     """Shared by the table and lobby sockets: frame checks, rate limits,
     translated errors, and no ORM outside database threads."""
 
