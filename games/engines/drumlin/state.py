@@ -1,4 +1,4 @@
-"""The Drumlin game state: an immutable tuple, plus a private memo for legal moves."""
+"""The Drumlin game state: an immutable tuple, plus a private memo (legal moves, evaluation)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ class State(_Fields):
     """One Drumlin position. Never changed after it is built; ``play`` makes a new one.
 
     Instances carry a ``__dict__`` (the subclass adds no ``__slots__``) used only to
-    memoise the legal moves; it takes no part in equality or in the dump.
+    memoise the legal moves and the evaluation; it takes no part in equality or in the dump.
     """
 
     @property
