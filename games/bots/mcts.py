@@ -73,7 +73,7 @@ from typing import Any
 
 from games.engines.base import Rules, Seat
 
-from .base import Bot
+from .base import Bot, check_budget
 
 
 class Determinisations:
@@ -169,12 +169,7 @@ class MctsBot(Bot):
         keep_states: bool = False,
     ) -> None:
         super().__init__(rules, seed)
-        if iterations is None and seconds is None:
-            raise ValueError("an MCTS bot needs an iteration budget, a time budget or both")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if seconds is not None and seconds <= 0:
-            raise ValueError(f"seconds must be positive, not {seconds}")
+        check_budget(iterations, seconds, "an MCTS bot")
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
