@@ -127,10 +127,10 @@ class DrekkiState:
         return DUEL_MAGES if self.players == 2 else self.players
 
     def owner(self, mage: int) -> int:
-        return mage % 2 if self.players == 2 else mage
+        return mage_owner(self.players, mage)
 
     def mages_of(self, seat: int) -> tuple[int, ...]:
-        return (seat, seat + 2) if self.players == 2 else (seat,)
+        return seat_mages(self.players, seat)
 
     # -- the round -----------------------------------------------------------------
 
@@ -177,6 +177,16 @@ evolve.__doc__ = """A copy of ``state`` with some fields changed (``dataclasses.
 
 Playouts copy states all the time; this skips ``__init__`` and gives the copy
 an empty memo of its own."""
+
+
+def mage_owner(players: int, mage: int) -> int:
+    """The seat a mage plays for: in the duel each seat has two mages (0 and 2, 1 and 3)."""
+    return mage % 2 if players == 2 else mage
+
+
+def seat_mages(players: int, seat: int) -> tuple[int, ...]:
+    """The mages a seat plays (mage_owner's inverse)."""
+    return (seat, seat + 2) if players == 2 else (seat,)
 
 
 def mage_label(players: int, mage: int) -> str:

@@ -30,6 +30,7 @@ from .state import (
     CARD_VALUES,
     CARDS,
     COLOUR,
+    DUEL_MAGES,
     HORDE_PLAN,
     NO_CARD,
     OVER,
@@ -39,8 +40,10 @@ from .state import (
     from_dict,
     level_of_round,
     mage_label,
+    mage_owner,
     mask_cards,
     seat_burns,
+    seat_mages,
 )
 from .tiles import COLOURS, TILES, TILESET
 
@@ -59,7 +62,7 @@ _HORDE_LEFT = tuple(
 # Per player count: (mage, label, owner) of every mage.
 _MAGES = {
     players: tuple(
-        (m, mage_label(players, m), m % 2 if players == 2 else m) for m in range(4 if players == 2 else players)
+        (m, mage_label(players, m), mage_owner(players, m)) for m in range(DUEL_MAGES if players == 2 else players)
     )
     for players in range(2, 7)
 }
@@ -124,11 +127,11 @@ def _seat_dicts(state: DrekkiState, viewer: int | None) -> list[dict[str, Any]]:
         seats.append(
             {
                 "seat": seat,
-                "mages": [seat, seat + 2] if state.players == 2 else [seat],  # state.mages_of
+                "mages": list(seat_mages(state.players, seat)),
                 "burns": burns,
                 "tears": len(tears),
                 "tear_values": list(tears) if known else None,
-                "score": burns - sum(tears) if known else None,  # state.seat_score
+                "score": burns - sum(tears) if known else None,  # seat_score, burns worked out once
             }
         )
     return seats
