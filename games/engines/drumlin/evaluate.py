@@ -1,14 +1,15 @@
 """A heuristic value of a Drumlin position, for the greedy and MCTS bots.
 
 The score adds, for one seat against the other: the herds (elephants are what a
-player cannot run out of, dragons are the strong movers), who holds the Drumlin
-and whether they may let it go, how far the egg or the lone Drumlin is from the
-row each side attacks, who can pick up a lone Drumlin next, whether the holder
-threatens to win at once, and pieces stuck on a square worth 5. An egg the
-opponent can take next (a second elephant of theirs captures it by majority) or
-hatch (one more piece of theirs brings its square to exactly 4) is worth much
-less, all the more when that opponent is the one to move. A logistic curve turns
-the score into [0, 1]; the two seats' values always add up to 1.
+player cannot run out of, each one worth more as the herd shrinks; dragons are
+the strong movers), who holds the Drumlin and whether they may let it go, how
+far the egg or the lone Drumlin is from the row each side attacks, who can pick
+up a lone Drumlin next, whether the holder threatens to win at once, and pieces
+stuck on a square worth 5. An egg the opponent can take next (a second elephant
+of theirs captures it by majority) or hatch (one more piece of theirs brings its
+square to exactly 4) is worth much less, all the more when that opponent is the
+one to move. A logistic curve turns the score into [0, 1]; the two seats' values
+always add up to 1.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ from . import board as B
 from .board import ARRIVE, CAPTURE, DRAGONS, EGG_OWNER, ELEPHANTS, EMPTY, LONE, POINTS, VALUE
 from .state import CHAIN, PLACE, State
 
-ELEPHANT_WEIGHT = 0.35
+ELEPHANT_WEIGHT = 0.4
 DRAGON_WEIGHT = 0.25
-FEW_ELEPHANTS_PENALTY = 0.8  # per missing elephant below three: close to the no-elephant loss
+# The n-th elephant of a herd (eggs count) is worth ELEPHANT_WEIGHT + HERD_RACE / n:
+# every departure, free or forced, turns an egg into a dragon, and the herd that
+# runs out first loses, so each elephant counts more as the herd shrinks.
+HERD_RACE = 2.0
 HOLD_WEIGHT = 0.8
 MAJORITY_WEIGHT = 0.5
 PROGRESS_WEIGHT = 1.6
@@ -35,6 +39,8 @@ EXPOSED_TO_MOVE = 0.85
 EXPOSED_WAITING = 0.3
 SCALE = 2.5
 
+# What a herd of n elephants is worth (a herd starts with 12).
+_HERD_VALUE = tuple(sum(ELEPHANT_WEIGHT + HERD_RACE / k for k in range(1, n + 1)) for n in range(13))
 _IS_DRUMLIN = tuple(stack == LONE or EGG_OWNER[stack] >= 0 for stack in range(len(VALUE)))
 # A dragon may fly over an empty square, the lone Drumlin, and one lone elephant or egg.
 _FLY_OVER = tuple(stack in (EMPTY, LONE) or VALUE[stack] == 1 for stack in range(len(VALUE)))
@@ -111,9 +117,7 @@ def _seat_score(state: State, seat: int, drumlin: int) -> float:
     """Everything but the dragons (counted once for both seats by the caller)."""
     board = state.board
     other = 1 - seat
-    elephants = state.herd[seat]
-    score = ELEPHANT_WEIGHT * elephants
-    score -= FEW_ELEPHANTS_PENALTY * max(0, 3 - elephants)
+    score = _HERD_VALUE[state.herd[seat]]
     for sq in state.fives:
         if POINTS[seat][board[sq]]:
             score -= FIVE_WEIGHT * POINTS[seat][board[sq]]
