@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import pkgutil
 import random
 
@@ -206,6 +207,20 @@ class TestEvaluate:
     def test_it_favours_the_side_with_more_elephants(self):
         state = RULES.parse_position("7e/8/8/8/8/3*4/8/8/E7/(EE)7 v - std -")
         assert RULES.evaluate(state, VIOLET) > 0.5 > RULES.evaluate(state, PINK)
+
+    def test_each_elephant_is_worth_more_as_the_herd_shrinks(self):
+        # Two of violet's elephants turned into dragons (what two departures of
+        # violet's eggs do), nothing else changed, pink to place the Drumlin: from
+        # a herd of six it costs half as much again as from a full herd of twelve,
+        # since the herd that runs out of elephants first loses.
+        def cost(before, after):
+            values = [RULES.evaluate(RULES.parse_position(text), VIOLET) for text in (before, after)]
+            return math.log(values[0] / (1 - values[0])) - math.log(values[1] / (1 - values[1]))
+
+        full = cost(START, START.replace("1E1E1E1E p", "1D1D1E1E p"))
+        six = "e1e1e1e1/8/1e1e4/8/8/8/8/E1E5/8/1E1E1E1E p place std -"
+        small = cost(six, six.replace("1E1E1E1E p", "1D1D1E1E p"))
+        assert 0 < full and small > 1.5 * full
 
     def test_a_finished_game_is_worth_its_result(self):
         won = play(RULES.parse_position("2O5/8/8/8/8/8/8/8/8/E6e v - std -"), "Oc10-base")
