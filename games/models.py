@@ -35,13 +35,13 @@ class Table(models.Model):
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
 
-    game = models.CharField(_("game"), max_length=60, db_index=True)
+    game = models.CharField(_("game"), max_length=60)
     options = models.JSONField(_("options"), default=dict, blank=True)
     seat_count = models.PositiveSmallIntegerField(_("seats"))
     # Secret: with the seed and the moves anyone could replay hidden cards.
     # Never leaves the server (views, API and exports leave it out).
     seed = models.BigIntegerField(default=new_seed, editable=False)
-    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
     version = models.PositiveIntegerField(_("version"), default=0)
     state = models.JSONField(_("state"), null=True, blank=True, editable=False)
     outcome = models.JSONField(_("outcome"), null=True, blank=True)
@@ -67,7 +67,9 @@ class Table(models.Model):
     )
 
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+    # Not indexed: every move changes it, and on PostgreSQL an update that changes
+    # no indexed column can stay on its page without touching any index (HOT).
+    updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # What the worker polls. Recomputed by the services after every action.
@@ -79,7 +81,12 @@ class Table(models.Model):
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "private"], name="games_table_lobby")]
+        # Few indexes, none on a column a plain move changes (state, version,
+        # updated_at): each one is written again by every update that is not HOT.
+        # The lobby's covers lookups by status; a plain index on the game (no
+        # pattern-ops twin: nobody searches slugs with LIKE).
+        indexes = [models.Index(fields=["status", "private"], name="games_table_lobby"),
+                   models.Index(fields=["game"], name="games_table_game")]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.game} ({self.status})"
@@ -97,7 +104,8 @@ class Table(models.Model):
 class Seat(models.Model):
     """One seat at a table: empty, a person (account or guest session), or a bot."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    # No index of its own: the unique (table, index) one serves lookups by table.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -141,7 +149,8 @@ class Action(models.Model):
     order from ``rules.new_game(seat_count, seed, options)`` rebuilds the state.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: the unique (table, version) one serves lookups by table.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions", db_index=False)
     version = models.PositiveIntegerField()
     seat = models.SmallIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=20)
