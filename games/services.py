@@ -270,12 +270,21 @@ def _send_on(layer: Any, group: str, message: dict[str, Any]) -> None:
     asyncio.ensure_future(layer.group_send(group, message)).add_done_callback(_sent)
 
 
+def _on_a_loop() -> bool:
+    """Whether this thread is running an event loop (without asyncio's private helper)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 def _group_send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        if asyncio._get_running_loop() is not None:
+        if _on_a_loop():
             # On the server's loop already (a socket's move, see play_move_async).
             _send_on(layer, group, message)
             return
