@@ -39,6 +39,25 @@ from tests.servers import (  # noqa: E402,F401
 )
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's, plus this: before it drops the PostgreSQL test database,
+    end the sessions this process leaves open on it (the database threads of the
+    sockets' tests, the moves' own connections), which would make the DROP fail
+    ("being accessed by other users") and leave the database behind."""
+    yield
+    with django_db_blocker.unblock():
+        from django.db import connection
+
+        from games.services import close_move_connections
+
+        close_move_connections()
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                               "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Tests log in a lot: a fast hasher keeps them quick (production keeps Django's default)."""
