@@ -72,6 +72,9 @@ def live_site(server_env: dict[str, str]) -> Iterator[LiveSite]:
         except subprocess.TimeoutExpired:
             worker.kill()
             worker.wait(10)
+        # A test may have replaced the server (the crash test starts a new one):
+        # stop the one running now, and the first one if it still runs.
+        site.server.stop()
         server.stop()
 
 
