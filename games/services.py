@@ -19,6 +19,7 @@ import contextlib
 import functools
 import hmac
 import logging
+import operator
 import os
 import threading
 import unicodedata
@@ -32,8 +33,9 @@ from typing import Any
 from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Count, Max, Min
+from django.db.models.base import ModelState
 from django.utils import timezone
 
 from games import engines
@@ -376,16 +378,19 @@ def _table_fields() -> dict[str, str]:
     return {f.attname: f.name for f in Table._meta.concrete_fields if not f.primary_key}
 
 
-def _table_values(table: Table) -> dict[str, Any]:
-    return {attname: getattr(table, attname) for attname in _table_fields()}
+@functools.cache
+def _table_getter() -> Callable[[Table], tuple]:
+    return operator.attrgetter(*_table_fields())
+
+
+def _table_values(table: Table) -> tuple:
+    """The table's column values, in the order of ``_table_fields``."""
+    return _table_getter()(table)
 
 
 _SEAT_FIELDS = ("user_id", "guest_key", "name", "bot_level", "resigned", "clock_ms", "turn_started_at", "deadline",
                 "absent_since")
-
-
-def _seat_values(seat: Seat) -> tuple:
-    return tuple(getattr(seat, name) for name in _SEAT_FIELDS)
+_seat_values: Callable[[Seat], tuple] = operator.attrgetter(*_SEAT_FIELDS)
 
 
 # A raw query: the same rows for a third of the ORM's CPU (it runs on every action and read).
@@ -411,13 +416,14 @@ def _row_plan(model: type, columns: tuple[str, ...], vendor: str) -> tuple[tuple
 def _models(model: type, columns: Iterable[str], rows: Iterable[tuple]) -> list[Any]:
     """Model instances from plain ``SELECT *`` rows (what ``Model.objects.raw``
     does, without its per-query machinery: these reads start every action)."""
-    order, convert, names = _row_plan(model, tuple(columns), connection.vendor)
+    db = _prep_db()
+    order, convert, names = _row_plan(model, tuple(columns), db.vendor)
     found = []
     for row in rows:
         values = [row[i] for i in order]
         for i, col, converters in convert:
             for converter in converters:
-                values[i] = converter(values[i], col, connection)
+                values[i] = converter(values[i], col, db)
         found.append(model.from_db(DEFAULT_DB_ALIAS, names, values))
     return found
 
@@ -775,8 +781,9 @@ def _record(table: Table, kind: str, seat: int | None = None, move: str = "", pa
     """Append the action that makes the next version (the row has no ``pk`` in
     memory: nothing needs it, and the insert is one plain statement)."""
     table.version += 1
-    action = Action(table_id=table.pk, version=table.version, seat=seat, kind=kind, move=move,
-                    payload=payload or {})
+    # Positional, in the fields' order: the model's quick path (keywords cost
+    # twice as much; the service tests read every column back).
+    action = Action(None, table.pk, table.version, seat, kind, move, payload or {}, None)
     _insert(action)
     table.__dict__.setdefault("_recorded", []).append(action)
     return action
@@ -798,10 +805,65 @@ def _insert_sql(model: type) -> tuple[str, list]:
 @dataclass
 class _Writes:
     """The statements of an action and what to do once they are committed,
-    collected instead of run (play_move_async sends them in one round trip)."""
+    collected instead of run (play_move_async sends them in one round trip).
+
+    ``guard``: the version the table must still be at (a move applied to the
+    version this process holds, without a read under lock: see
+    ``_move_on_held``). The writes are then kept apart (``table``, ``rows``)
+    to be sent as one statement (``guarded``)."""
 
     statements: list[tuple[str, list]] = field(default_factory=list)
     after: list[Callable[[], None]] = field(default_factory=list)
+    guard: int | None = None
+    table: tuple[tuple[str, ...], list, int] | None = None  # columns, values, pk
+    rows: list[tuple[str, type, tuple[str, ...], list]] = field(default_factory=list)
+
+    def sql(self) -> tuple[str, list]:
+        """Every statement, then COMMIT, as one query (in an open transaction)."""
+        text = "; ".join([*(sql for sql, _ in self.statements), "COMMIT"])
+        return text, [value for _, values in self.statements for value in values]
+
+    def guarded(self) -> tuple[str, list]:
+        """One statement that writes everything only if the table's row is
+        still at ``guard``; it returns how many tables it updated (1, or 0
+        with nothing written). The table's UPDATE takes the row lock; the log
+        row and the seats depend on its result, so they are written after it
+        and only with it (a statement's data-modifying WITH parts otherwise
+        run in no set order)."""
+        names, values, pk = self.table
+        parts = [("t", _guarded_update_sql(names))]
+        params = [*values, pk, self.guard]
+        for i, (kind, model, columns, row) in enumerate(self.rows):
+            parts.append((f"w{i}", _dependent_sql(kind, model, columns)))
+            params.extend(row)
+        body = ", ".join(f"{name} AS ({sql})" for name, sql in parts)
+        return f"WITH {body} SELECT count(*) FROM t", params
+
+
+@functools.cache
+def _guarded_update_sql(names: tuple[str, ...]) -> str:
+    sql, _fields = _update_sql(Table, names)
+    return f'{sql} AND "version" = %s RETURNING 1'
+
+
+@functools.cache
+def _dependent_sql(kind: str, model: type, names: tuple[str, ...]) -> str:
+    """A log row inserted, or a row updated, only if ``t`` (the table's
+    guarded UPDATE) returned its row. Values bound on the server: the
+    inserted ones carry their columns' types (``INSERT ... SELECT`` does not
+    infer them as ``VALUES`` does)."""
+    if kind == "update":
+        sql, _fields = _update_sql(model, names)
+        return f"{sql} AND EXISTS (SELECT FROM t)"
+    db = _prep_db()
+    fields = [model._meta.get_field(name) for name in names]
+    quote = db.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    # Text, not varchar(n), for strings: a cast to varchar(n) cuts a long value
+    # short where the insert itself refuses it.
+    casts = ", ".join(f"%s::{'text' if f.get_internal_type() == 'CharField' else f.cast_db_type(db)}"
+                      for f in fields)
+    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) SELECT {casts} FROM t"
 
 
 _writes: ContextVar[_Writes | None] = ContextVar("ludo_table_writes", default=None)
@@ -816,19 +878,50 @@ def _execute(sql: str, values: list) -> None:
         cursor.execute(sql, values)
 
 
+@functools.cache
+def _prep_db() -> Any:
+    """A database wrapper of this process's own for turning values into query
+    parameters and rows into values (the fields' and the backend's adapters);
+    it never opens a connection. On an event loop, Django's ``connection``
+    is a new wrapper in every task (asgiref's Local is per context): looking
+    it up made one (and its garbage) at every move."""
+    return connections.create_connection(DEFAULT_DB_ALIAS)
+
+
 def _insert(obj: Any) -> None:
     sql, fields = _insert_sql(type(obj))
-    _execute(sql, [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields])
+    db = _prep_db()
+    values = [f.get_db_prep_save(f.pre_save(obj, True), db) for f in fields]
+    batch = _writes.get()
+    if batch is not None and batch.guard is not None:
+        batch.rows.append(("insert", type(obj), tuple(f.name for f in fields), values))
+        return
+    _execute(sql, values)
+
+
+@functools.cache
+def _update_sql(model: type, names: tuple[str, ...]) -> tuple[str, list]:
+    meta = model._meta
+    fields = [meta.get_field(name) for name in names]
+    quote = connection.ops.quote_name
+    sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s", fields
 
 
 def _update(obj: Any, names: Iterable[str]) -> None:
     """UPDATE these columns of ``obj`` (auto_now fields get the time, as save() does)."""
-    meta = type(obj)._meta
-    fields = [meta.get_field(name) for name in names]
-    quote = connection.ops.quote_name
-    sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
-    values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
-    _execute(f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s", [*values, obj.pk])
+    names = tuple(names)
+    sql, fields = _update_sql(type(obj), names)
+    db = _prep_db()
+    values = [f.get_db_prep_save(f.pre_save(obj, False), db) for f in fields]
+    batch = _writes.get()
+    if batch is not None and batch.guard is not None:
+        if isinstance(obj, Table):
+            batch.table = (names, values, obj.pk)
+        else:
+            batch.rows.append(("update", type(obj), names, [*values, obj.pk]))
+        return
+    _execute(sql, [*values, obj.pk])
 
 
 def _save(table: Table, seats: list[Seat] | None = None) -> None:
@@ -838,15 +931,25 @@ def _save(table: Table, seats: list[Seat] | None = None) -> None:
     else:
         # A move changes a few columns; encoding and sending the others (options,
         # clock, offers...) again was a good share of a move's cost.
-        names = _table_fields()
-        changed = {names[a] for a, value in loaded.items() if getattr(table, a) != value}
+        values = _table_values(table)
+        changed = {name for name, was, now in zip(_table_fields().values(), loaded, values, strict=True)
+                   if was != now}
+        batch = _writes.get()
+        if changed and batch is not None and batch.guard is not None:
+            # The worker writes these without a new version (its lease on a bot's
+            # turn; a deadline it found already passed): the row may differ
+            # there from the version held in memory, so they are always written.
+            changed |= {"bot_due", "clock_deadline", "countdown_deadline"}
         if changed:
             _update(table, sorted(changed | {"updated_at"}))
-            table._as_loaded = _table_values(table)
+            table._as_loaded = _table_values(table)  # updated_at has the time now
     for seat in seats or ():
-        if getattr(seat, "_loaded", None) != _seat_values(seat):
-            _update(seat, _SEAT_FIELDS)
-            seat._loaded = _seat_values(seat)
+        # Only the columns that changed: presence (absent_since) is written
+        # without the table's lock, and must not be put back as it was.
+        loaded, values = getattr(seat, "_loaded", None), _seat_values(seat)
+        if loaded != values:
+            _update(seat, [name for i, name in enumerate(_SEAT_FIELDS) if loaded is None or loaded[i] != values[i]])
+            seat._loaded = values
 
 
 def _loss(num_players: int, loser: int, reason: str) -> dict[str, Any]:
@@ -900,8 +1003,12 @@ def _advance(table: Table, seats: list[Seat], rules: Rules, old: Any, new: Any, 
     _schedule(table, seats, rules, new, now)
 
 
-def _play(table: Table, seats: list[Seat], rules: Rules, seat: int, move: str, kind: str, now: datetime) -> Any:
-    state = _state(table, rules)
+def _play(table: Table, seats: list[Seat], rules: Rules, seat: int, move: str, kind: str, now: datetime,
+          state: Any = None) -> Any:
+    """``state``: the table's state as already loaded, if it is (engines never
+    change a state they are given)."""
+    if state is None:
+        state = _state(table, rules)
     # The rules' countdown move may belong to a seat that is waiting (the high bidder).
     if kind != "countdown" and seat not in rules.to_act(state):
         raise TableError("not_your_turn", v=table.version)
@@ -1197,7 +1304,7 @@ def play_move(table_id: Any, who: Who, move: str, expected_version: int, seat: i
 
 
 def _move(table: Table, seats: list[Seat], who: Who, move: str, expected_version: int, seat: int | None,
-          now: datetime) -> int:
+          now: datetime, state: Any = None) -> int:
     """play_move on the locked table and its seats (shared by both drivers)."""
     mine = _running_seat(table, seats, who)
     if seat is not None and seat != mine.index:
@@ -1207,7 +1314,7 @@ def _move(table: Table, seats: list[Seat], who: Who, move: str, expected_version
     if not isinstance(move, str) or not move:
         raise TableError("illegal_move", "a move is a non-empty string", v=table.version)
     rules = rules_for(table)
-    state = _play(table, seats, rules, mine.index, move, "move", now)
+    state = _play(table, seats, rules, mine.index, move, "move", now, state)
     _save(table, seats)
     _remember(table, seats, rules, state)
     _broadcast(table, "move", seats, lobby=table.is_over)
@@ -1226,9 +1333,10 @@ def _move(table: Table, seats: list[Seat], who: Who, move: str, expected_version
 # with on_commit. (psycopg's pipeline mode would do the same round trips, but
 # it polls a writable socket in a loop while it waits: more CPU, not less.)
 
+@functools.cache
 def async_moves() -> bool:
     """Whether sockets play moves with play_move_async (PostgreSQL, and
-    LUDO_MOVE_CONNECTIONS above 0)."""
+    LUDO_MOVE_CONNECTIONS above 0). Settings of the process: asked once."""
     return connection.vendor == "postgresql" and int(getattr(settings, "LUDO_MOVE_CONNECTIONS", 0)) > 0
 
 
@@ -1245,7 +1353,7 @@ class _MoveConnections:
     def __init__(self, loop: asyncio.AbstractEventLoop, size: int) -> None:
         self.loop = loop
         self.free: list[Any] = []
-        self.open: set[Any] = set()
+        self.open: dict[Any, Any] = {}  # connection -> its two cursors (made once: a fresh one per move cost 2%)
         self.gate = asyncio.Semaphore(size)
         self.params = _async_params()
 
@@ -1258,19 +1366,21 @@ class _MoveConnections:
                 conn = self.free.pop()
                 if not conn.closed:
                     return conn
-                self.open.discard(conn)
+                self.open.pop(conn, None)
             conn = await psycopg.AsyncConnection.connect(**self.params)
-            self.open.add(conn)
+            self.open[conn] = (psycopg.AsyncClientCursor(conn), psycopg.AsyncCursor(conn))
             return conn
         except BaseException:
             self.gate.release()
             raise
 
-    @staticmethod
-    def cursor(conn: Any) -> Any:
-        import psycopg
+    def cursor(self, conn: Any) -> Any:
+        """Values bound on the client: several statements in one query."""
+        return self.open[conn][0]
 
-        return psycopg.AsyncClientCursor(conn)
+    def prepared_cursor(self, conn: Any) -> Any:
+        """Values bound on the server: one statement, which may be prepared."""
+        return self.open[conn][1]
 
     def put(self, conn: Any) -> None:
         from psycopg.pq import TransactionStatus
@@ -1278,7 +1388,7 @@ class _MoveConnections:
         if not conn.closed and conn.pgconn.transaction_status == TransactionStatus.IDLE:
             self.free.append(conn)
         else:  # broken, or left inside a transaction: never hand it out again
-            self.open.discard(conn)
+            self.open.pop(conn, None)
             conn.pgconn.finish()
         self.gate.release()
 
@@ -1343,32 +1453,109 @@ async def _play_move_async(table_id: Any, who: Who, move: str, expected_version:
         raise TableError("not_found") from None
     pool = _connections_of_loop()
     conn = await pool.get()
-    batch = _Writes()
     try:
-        try:
-            # One round trip each way, as multi-statement queries (values bound
-            # on the client, as Django does).
-            cursor = pool.cursor(conn)
-            await cursor.execute(f"BEGIN; {_LOCK_SQL}; {_SEATS_SQL}", [pk, pk])
-            cursor.nextset()
-            tables = _models(Table, _columns(cursor), await cursor.fetchall())
-            cursor.nextset()
-            seats = _models(Seat, _columns(cursor), await cursor.fetchall())
-            table = _locked(tables)
-            token = _writes.set(batch)
-            try:
-                version = _move(table, _loaded_seats(seats), who, move, expected_version, seat, timezone.now())
-            finally:
-                _writes.reset(token)
-            sql = "; ".join([*(statement for statement, _ in batch.statements), "COMMIT"])
-            await cursor.execute(sql, [value for _, values in batch.statements for value in values])
-        except BaseException:
-            if not conn.closed and not conn.broken:
-                with contextlib.suppress(Exception):
-                    await conn.execute("ROLLBACK")
-            raise
+        held = _cached((pk, expected_version)) if type(expected_version) is int else None
+        if held is not None and held.state is not None:
+            version = await _move_on_held(conn, pool, held, who, move, expected_version, seat)
+            if version is not None:
+                return version
+        return await _move_under_lock(conn, pool, pk, who, move, expected_version, seat)
     finally:
         pool.put(conn)
+
+
+async def _rollback(conn: Any) -> None:
+    if not conn.closed and not conn.broken:
+        with contextlib.suppress(Exception):
+            await conn.execute("ROLLBACK")
+
+
+async def _move_under_lock(conn: Any, pool: _MoveConnections, pk: int, who: Who, move: str,
+                           expected_version: int, seat: int | None) -> int:
+    """Two round trips: BEGIN, the row lock and the seats; then the writes and COMMIT."""
+    batch = _Writes()
+    try:
+        # Multi-statement queries, values bound on the client as Django does.
+        cursor = pool.cursor(conn)
+        await cursor.execute(f"BEGIN; {_LOCK_SQL}; {_SEATS_SQL}", [pk, pk])
+        cursor.nextset()
+        tables = _models(Table, _columns(cursor), await cursor.fetchall())
+        cursor.nextset()
+        seats = _models(Seat, _columns(cursor), await cursor.fetchall())
+        table = _locked(tables)
+        token = _writes.set(batch)
+        try:
+            version = _move(table, _loaded_seats(seats), who, move, expected_version, seat, timezone.now())
+        finally:
+            _writes.reset(token)
+        await cursor.execute(*batch.sql())
+    except BaseException:
+        await _rollback(conn)
+        raise
+    for after in batch.after:
+        after()
+    return version
+
+
+def _thaw(frozen: _Frozen) -> tuple[Table, list[Seat]]:
+    """Copies of a held version's table and seats to apply an action to (the
+    held ones stay as they are: sockets build their frames from them)."""
+    table = _copy_model(frozen.table)
+    table.__dict__.pop("_recorded", None)
+    table._as_loaded = _table_values(table)
+    return table, _loaded_seats([_copy_model(s) for s in frozen.seats])
+
+
+def _copy_model(obj: Any) -> Any:
+    """A shallow copy of a model instance (what copy.copy makes, for a fifth of
+    the time): its own attributes and ModelState, the values shared; the
+    actions replace values, they never change one in place."""
+    new = obj.__class__.__new__(obj.__class__)
+    new.__dict__.update(obj.__dict__)
+    state = new._state = ModelState()
+    state.db, state.adding = obj._state.db, obj._state.adding
+    state.fields_cache = dict(obj._state.fields_cache)
+    return new
+
+
+async def _move_on_held(conn: Any, pool: _MoveConnections, held: _Frozen, who: Who, move: str,
+                        expected_version: int, seat: int | None) -> int | None:
+    """The move applied to the version this process holds in memory (the one
+    the player saw, usually: this process sent it), written as one statement
+    with no read (``_Writes.guarded``): the table's UPDATE takes the row lock
+    and goes through only if the row is still at that version; the log row and
+    the seats are written after it and only with it.
+
+    Every change to what a move reads (seats, clocks, state, status) makes a
+    new version, so a row still at the version held is the row held; the
+    columns changed without one (presence, the worker's lease) are not read
+    here and not written back. Returns None, having written nothing, when the
+    move is refused or the table has moved on: the locked path then answers
+    (with the table as it is now, and the exact refusal)."""
+    import psycopg
+
+    table, seats = _thaw(held)
+    batch = _Writes(guard=expected_version)
+    token = _writes.set(batch)
+    try:
+        version = _move(table, seats, who, move, expected_version, seat, timezone.now(), held.state)
+    except TableError:
+        return None
+    finally:
+        _writes.reset(token)
+    if batch.table is None or batch.statements:
+        return None  # not writes this path knows how to guard
+    sql, values = batch.guarded()
+    cursor = pool.prepared_cursor(conn)
+    try:
+        # One statement in autocommit: its own transaction. Prepared once per
+        # connection (a move's statement varies only with the columns it changes).
+        await cursor.execute(sql, values, prepare=True)
+        written = (await cursor.fetchone())[0]
+    except psycopg.errors.UniqueViolation:
+        return None  # not expected (a new version always logs a row): the locked path will answer
+    if not written:
+        return None
     for after in batch.after:
         after()
     return version

@@ -228,17 +228,14 @@ def test_a_move_on_the_event_loop_checks_writes_and_broadcasts_like_play_move(mo
             assert all(not c.closed and c.pgconn.transaction_status == 0  # idle: committed or rolled back
                        for pool in services._move_connections.values() for c in pool.free)
 
-    def refused_async(code, *args, **kwargs):
-        with pytest.raises(TableError) as info:
-            asyncio.run(play(*args, **kwargs))
-        assert info.value.code == code, info.value
-        return info.value
+    def played(*args, **kwargs):
+        return asyncio.run(play(*args, **kwargs))
 
-    refused_async("stale_version", table.pk, mover, move, table.version - 1)
-    assert refused_async("not_your_turn", table.pk, other, "a1-a2", table.version).data == {"v": table.version}
-    assert refused_async("illegal_move", table.pk, mover, "z9-z10", table.version).detail
-    refused_async("not_your_seat", table.pk, mover, move, table.version, seat=1 - seat)
-    refused_async("not_found", 10**9, mover, move, 1)
+    refused("stale_version", played, table.pk, mover, move, table.version - 1)
+    assert refused("not_your_turn", played, table.pk, other, "a1-a2", table.version).data == {"v": table.version}
+    assert refused("illegal_move", played, table.pk, mover, "z9-z10", table.version).detail
+    refused("not_your_seat", played, table.pk, mover, move, table.version, seat=1 - seat)
+    refused("not_found", played, 10**9, mover, move, 1)
     check()
     assert sent == []  # nothing refused is broadcast
     try:
@@ -254,6 +251,77 @@ def test_a_move_on_the_event_loop_checks_writes_and_broadcasts_like_play_move(mo
     assert Seat.objects.get(table=table, index=1 - seat).deadline is not None  # the other clock runs
     assert [m for _, m in sent] == [{"type": "table.update", "table": table.pk, "v": table.version + 1,
                                       "event": "move"}]
+
+
+@pytest.mark.postgres_backend
+@pytest.mark.django_db(transaction=True)
+def test_a_move_on_the_version_held_in_memory_is_written_only_if_the_table_is_still_there(monkeypatch):
+    # A process that holds the version a player saw (it sent it) plays the move
+    # on it without reading the table under lock: one guarded round trip.
+    import asyncio
+
+    sent = []
+    monkeypatch.setattr(services, "_group_send", lambda group, message: sent.append((group, message)))
+    locked = []
+    under_lock = services._move_under_lock
+
+    async def spy(*args, **kwargs):
+        locked.append(args[3])
+        return await under_lock(*args, **kwargs)
+
+    monkeypatch.setattr(services, "_move_under_lock", spy)
+    start = timezone.now()
+    table = services.create_table(ZOE, "eclaircissement", clock={"kind": "game", "base": 60, "increment": 2})
+    services.join_table(table.pk, MAX)
+    services.start_table(table.pk, ZOE, now=start)
+    services.snapshot(table.pk, ZOE)  # this process now holds the running table's version
+    sent.clear()
+    table = table_of(table.pk)
+    rules = engines.get(table.game)
+    state = rules.load(table.state)
+    seat = rules.to_act(state)[0]
+    people = {seat: ZOE if seat == 0 else MAX, 1 - seat: MAX if seat == 0 else ZOE}
+
+    def play(who, move, version, **kwargs):
+        return asyncio.run(services.play_move_async(table.pk, who, move, version, **kwargs))
+
+    try:
+        # Refusals found on the held version are answered by the locked path, as before.
+        check = unchanged(table)
+        assert refused("not_your_turn", play, people[1 - seat], "a1-a2", table.version).data == {"v": table.version}
+        assert refused("illegal_move", play, people[seat], "z9-z10", table.version).detail
+        check()
+        assert locked == [people[1 - seat], people[seat]]
+        locked.clear()
+
+        # Presence is written without the table's lock: a move must not put it back.
+        away = timezone.now()
+        Seat.objects.filter(table=table, index=1 - seat).update(absent_since=away)
+        move = rules.legal_moves(state, seat)[0]
+        assert play(people[seat], move, table.version) == table.version + 1
+        assert locked == []  # one guarded round trip, no read under lock
+        after = table_of(table.pk)
+        state = rules.play(state, seat, move)
+        assert after.version == table.version + 1 and after.state == rules.dump(state)
+        assert Action.objects.get(table=table, version=after.version).move == move
+        assert Seat.objects.get(table=table, index=1 - seat).absent_since == away
+        assert Seat.objects.get(table=table, index=1 - seat).deadline is not None  # the other clock runs
+        assert [m["v"] for _, m in sent if m["type"] == "table.update"] == [after.version]
+
+        # Another process changes the table (a draw offer: a new version this one does
+        # not hold): a move for the version held here is refused as stale, nothing written.
+        table = after
+        seat = rules.to_act(state)[0]
+        services.draw(table.pk, people[1 - seat], "offer")
+        check = unchanged(table_of(table.pk))
+        seats_before = list(Seat.objects.filter(table=table).order_by("index").values())
+        error = refused("stale_version", play, people[seat], rules.legal_moves(state, seat)[0], table.version)
+        assert error.data == {"v": table.version + 1}
+        assert locked == [people[seat]]  # tried on the held version, then answered under the lock
+        check()
+        assert list(Seat.objects.filter(table=table).order_by("index").values()) == seats_before  # clocks too
+    finally:
+        services.close_move_connections()
 
 
 @pytest.mark.parametrize("slug", engines.slugs())
