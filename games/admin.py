@@ -61,6 +61,12 @@ class TableAdmin(ReadOnly, admin.ModelAdmin):
         # The change page is where hosts look at a table; nothing on it is editable.
         return request.user.is_staff
 
+    def save_model(self, request, obj, form, change) -> None:
+        """Nothing: a table changes only through the table service (the actions
+        here, the moderation pages). Saving the page wrote the whole row as the
+        admin read it when the form came back, without the table's lock: a move
+        committed in between was undone, version included."""
+
     @admin.display(description=_("players"))
     def players(self, table: Table) -> str:
         return ", ".join(s.name or (f"bot ({s.bot_level})" if s.bot_level else "-") for s in table.seats.all())

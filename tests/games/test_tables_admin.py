@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from django.test import Client
 
@@ -54,3 +57,22 @@ def test_hosts_end_tables_remove_players_and_hide_chat_from_the_admin(host_clien
 def test_players_cannot_reach_the_admin():
     client = Client()
     assert client.get("/admin/games/table/").status_code == 302
+
+
+def test_saving_a_tables_admin_page_writes_nothing(host_client):
+    # The page shows the table read-only. Sent back (its form as rendered: the
+    # hidden fields and the inline forms' counts), it must write nothing: the
+    # admin reads the row again and wrote all of it, without the table's lock,
+    # so a move committed between that read and the write was undone.
+    table = running_table()
+    url = f"/admin/games/table/{table.pk}/change/"
+    page = host_client.get(url).content.decode()
+    form = re.search(r'<form[^>]*id="table_form".*?</form>', page, re.S).group(0)
+    data = {name: html.unescape(value) for name, value in re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"',
+                                                                       form)}
+    data["_save"] = "Save"
+    assert any(name.endswith("-TOTAL_FORMS") for name in data)  # the inline forms are sent back too
+    row = Table.objects.filter(pk=table.pk).values().get()
+    response = host_client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]  # accepted: nothing on it to change
+    assert Table.objects.filter(pk=table.pk).values().get() == row  # updated_at included
