@@ -15,6 +15,7 @@ with all eight pieces lit and on edge squares wins, even in the middle of a chai
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -155,6 +156,24 @@ def path_text(path: tuple[int, ...]) -> str:
 # -- the rules ----------------------------------------------------------------------------
 
 
+def _place(i: int) -> dict[str, JSON]:
+    x, y = GRID.xy(i)
+    return {"square": GRID.names[i], "x": x, "y": y}
+
+
+@functools.cache
+def _static_board() -> dict[str, JSON]:
+    """The parts of the board a game never changes, built once (every view
+    carries them; the views share these lists and never change them)."""
+    return {
+        "files": GRID.width,
+        "ranks": GRID.height,
+        "tiles": [_place(i) for i in TILES],
+        "centre": _place(CENTRE),
+        "edge": [GRID.names[i] for i in range(GRID.size) if GRID.is_edge(i)],
+    }
+
+
 class Eclaircissement(KaroRules):
     slug: ClassVar[str] = "eclaircissement"
     title: ClassVar[str] = "Éclaircissement"
@@ -252,12 +271,8 @@ class Eclaircissement(KaroRules):
     # -- views -----------------------------------------------------------------------------
 
     def view(self, state: EclaircissementState, seat: Seat | None) -> dict[str, JSON]:
-        def place(i: int) -> dict[str, JSON]:
-            x, y = GRID.xy(i)
-            return {"square": GRID.names[i], "x": x, "y": y}
-
         pieces = [
-            {**place(i), "owner": OWNER[p], "lit": p in LIT, "circle": "up" if p in LIT else "down"}
+            {**_place(i), "owner": OWNER[p], "lit": p in LIT, "circle": "up" if p in LIT else "down"}
             for i, p in enumerate(state.board)
             if p != EMPTY
         ]
@@ -268,14 +283,7 @@ class Eclaircissement(KaroRules):
             "game": self.slug,
             "seat": seat,
             "phase": "over" if state.outcome else "play",
-            "board": {
-                "files": GRID.width,
-                "ranks": GRID.height,
-                "tiles": [place(i) for i in TILES],
-                "centre": place(CENTRE),
-                "edge": [GRID.names[i] for i in range(GRID.size) if GRID.is_edge(i)],
-                "pieces": pieces,
-            },
+            "board": {**_static_board(), "pieces": pieces},
             "chain": chain,
             **self._view_tail(state, seat),
         }
