@@ -39,7 +39,8 @@ logs), CPU seconds of the daphne processes, the worker, the bench database's
 PostgreSQL backends, Redis and this client process (from /proc), the whole
 machine's busy share, and the ratio of the tables' throughput to the ceiling.
 ``--profile DIR`` samples the daphne processes with py-spy during the open
-loop (collapsed stacks, one file per process).
+loop, the closed loop and the ceilings (collapsed stacks, one file per
+process and phase).
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+import ujson
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -306,7 +309,7 @@ class Player:
 
         try:
             async for text in self.ws:
-                frame = json.loads(text)
+                frame = ujson.loads(text)  # a third of json's time for an update: the client shares the machine
                 kind = frame.get("t")
                 if kind in ("state", "update"):
                     if frame["v"] >= self.v:
@@ -372,7 +375,7 @@ class Table:
         self.measured = measured
         if measured and scheduled is not None:
             bench.stats.lags.append(max(0.0, now - scheduled))
-        bench.send(mover, json.dumps({"t": "move", "move": move, "v": mover.v, "id": mover.v}))
+        bench.send(mover, ujson.dumps({"t": "move", "move": move, "v": mover.v, "id": mover.v}))
 
 
 class Bench:
@@ -607,8 +610,8 @@ def profile(procs: list[Proc], seconds: float, folder: Path, label: str) -> list
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     folder.mkdir(parents=True, exist_ok=True)
     return [
-        subprocess.Popen([spy, "record", "--pid", str(p.pid), "--duration", str(int(seconds)), "--rate", "200",
-                          "--format", "raw", "--gil", "--nonblocking", "--output", str(folder / f"{label}-{p.name}.txt")],
+        subprocess.Popen([spy, "record", "--pid", str(p.pid), "--duration", str(int(seconds)), "--rate", "100",
+                          "--format", "raw", "--gil", "--output", str(folder / f"{label}-{p.name}.txt")],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for p in procs
     ]
@@ -672,7 +675,11 @@ def run_layer(args: argparse.Namespace, layer: str) -> dict[str, Any]:
             if args.ceiling > 0:
                 bench.stats = Stats()
                 window = CpuWindow(groups())
+                closed_spies = (profile(daphnes, args.ceiling + 2, Path(args.profile), f"{layer}-closed")
+                                if args.profile else [])
                 seconds = await bench.closed(args.ceiling)
+                for spy in closed_spies:
+                    spy.wait()
                 cpu = window.result()
                 await bench.drain()
                 result["closed_loop"] = bench.stats.summary(seconds)
@@ -701,8 +708,11 @@ def run_layer(args: argparse.Namespace, layer: str) -> dict[str, Any]:
             variants.append(("bare_channels_dispatch", {**env, "BARE_CHANNELS_DISPATCH": "1"}))
         for key, bare_env in variants:
             bare = start_daphnes("bench.bare_broadcast:application", args.servers, bare_env, f"{layer}-{key}")
+            spies = profile(bare, args.ceiling + 4, Path(args.profile), f"{layer}-{key}") if args.profile else []
             try:
                 result[key] = asyncio.run(bare_ceiling(bare, args.tables, args.ceiling, args.bare_bytes, args.route))
+                for spy in spies:
+                    spy.wait()
             finally:
                 for proc in bare:
                     proc.stop()
@@ -755,7 +765,8 @@ def main() -> None:
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL",
                                                                  "postgres://postgres@127.0.0.1:5432/ludo_bench"))
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"))
-    parser.add_argument("--profile", metavar="DIR", help="py-spy the daphne processes during the open loop")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="py-spy the daphne processes during the open loop, the closed loop and the ceilings")
     parser.add_argument("--timeline", action="store_true", help="print the open loop's worst latency per second")
     parser.add_argument("--markdown", action="store_true", help="also print a Markdown table")
     parser.add_argument("--json", metavar="FILE", help="append the results to this file (one JSON line per layer)")
