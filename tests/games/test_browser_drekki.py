@@ -104,8 +104,11 @@ def board_snapshot(page: Any) -> dict[str, Any]:
 
 
 def assert_no_secret_in_frames(log: FrameLog, seat: int | None) -> int:
-    """No frame gave this page another seat's hidden card; returns how many views were checked."""
-    checked = 0
+    """No frame gave this page another seat's hidden card; returns how many
+    versions of the table were checked (one frame may carry several moves: a
+    socket that polls, on the embedded configuration, skips the versions in
+    between, more of them the faster the machine)."""
+    checked = set()
     for frame in log.frames:
         for event in frame.get("events") or ():
             if "move" in event and frame.get("status") == "running":
@@ -113,7 +116,7 @@ def assert_no_secret_in_frames(log: FrameLog, seat: int | None) -> int:
         view = frame.get("view")
         if not view or frame.get("game") != "drekki":
             continue
-        checked += 1
+        checked.add(frame.get("v"))
         assert not (SECRET_KEYS & set(view)), f"secret field in a view: {sorted(SECRET_KEYS & set(view))}"
         if view["phase"] != "colour":
             assert view["revealed"] is None
@@ -121,7 +124,7 @@ def assert_no_secret_in_frames(log: FrameLog, seat: int | None) -> int:
             if mage["owner"] != seat:
                 extra = sorted(set(mage) - PUBLIC_MAGE_KEYS)
                 assert not extra, f"seat {seat} was sent mage {mage['mage']}'s {extra}"
-    return checked
+    return len(checked)
 
 
 def check_spectator_against_truth(site: Any, table_id: int, watcher: Any, zoe: Any) -> bool:
@@ -351,8 +354,8 @@ def test_a_guest_plays_a_whole_drekki_game_against_two_bots_while_a_spectator_wa
     assert truth_checks >= 5, truth_checks
     assert len(versions_seen_by_spectator) >= 10  # the spectator's board followed the game
     assert watcher.page.locator(".drekki .dk-hand").is_hidden()
-    assert assert_no_secret_in_frames(watcher_log, None) > 50
-    assert assert_no_secret_in_frames(log, 0) > 50
+    assert assert_no_secret_in_frames(watcher_log, None) >= 20
+    assert assert_no_secret_in_frames(log, 0) >= 20
 
     # The replay page draws the same board, step by step, for anyone.
     watcher.page.goto(live_site.url(f"/jouer/table/{table_id}/revoir/"))
