@@ -13,6 +13,7 @@ Screenshots of each board, on a phone and on a desktop, go to artifacts/screensh
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from typing import Any
@@ -319,6 +320,22 @@ def perform_quatre(game: Game, state: dict[str, Any], move: str, turn: int) -> N
         game.cell(target).click()
 
 
+def quiet_tile_move(rules: Any, state: dict[str, Any]) -> str | None:
+    """A legal tile move after which the game goes on for at least one more turn
+    of the guest: it does not end the game, and no reply of the other seat does
+    (the first such move in the legal list, or None)."""
+    seat = state["seat"]
+    position = rules.state_from_view(state["view"], seat, random.Random(0))
+    for move in (m for m in state["legal"] if ":" in m):
+        after = rules.play(position, seat, move)
+        if rules.is_over(after):
+            continue
+        if all(not rules.is_over(rules.play(after, other, reply))
+               for other in rules.to_act(after) for reply in rules.legal_moves(after, other)):
+            return move
+    return None
+
+
 def test_a_guest_plays_quatre_en_ligne_against_a_bot_to_the_end(live_site, chromium):
     game = Game(chromium, live_site, "quatre-en-ligne", "karo-quatre-en-ligne")
     tile_moves = []
@@ -350,11 +367,14 @@ def test_a_guest_plays_quatre_en_ligne_against_a_bot_to_the_end(live_site, chrom
     def pick(state: dict[str, Any], turn: int) -> str | None:
         # Twice in the game, a tile move joined to a piece move (once clicked, once
         # dragged), so that the guided tile move is played whatever the bot prefers.
-        tile_moves = [m for m in state["legal"] if ":" in m]
-        if tile_moves and len(played_tile_moves) < 2:
-            played_tile_moves.append(tile_moves[0])
-            return tile_moves[0]
-        return None
+        # Each one keeps the game going (neither it nor any reply ends it), so that
+        # the second comes whatever the bot answers to the first.
+        if len(played_tile_moves) >= 2:
+            return None
+        move = quiet_tile_move(game.rules, state)
+        if move is not None:
+            played_tile_moves.append(move)
+        return move
 
     final = game.play(perform, on_turn, pick)
     assert len(played_tile_moves) == 2
