@@ -302,7 +302,7 @@ class Player:
             additional_headers={"Cookie": f"sessionid={self.session}"},
             open_timeout=120, ping_interval=None, max_size=2**22, compression=None,
         )
-        await self.ws.send('{"t":"hello"}')
+        await self.ws.send('{"t":"hello","acks":"update"}')  # as the site's pages: a move's update is its ack
 
     async def read(self, bench: Bench) -> None:
         from websockets.exceptions import ConnectionClosed

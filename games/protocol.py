@@ -124,7 +124,8 @@ _VERSION = Field(int, minimum=0, maximum=2**31)
 _SEAT = Field(int, minimum=0, maximum=MAX_SEATS)
 
 SCHEMAS: dict[str, dict[str, Field]] = {
-    "hello": {"since": _VERSION, "invite": Field(str, max_chars=MAX_INVITE_CHARS)},
+    "hello": {"since": _VERSION, "invite": Field(str, max_chars=MAX_INVITE_CHARS),
+              "acks": Field(str, choices=("frame", "update"))},
     "ping": {},
     "sync": {"since": _VERSION},
     "sit": {"seat": _SEAT, "invite": Field(str, max_chars=MAX_INVITE_CHARS)},

@@ -184,12 +184,15 @@ class Sock:
             if frame.get("t") in ("ack", "error", "pong", "state"):
                 return frame
 
-    async def open(self, since: int | None = None, invite: str | None = None) -> dict[str, Any]:
+    async def open(self, since: int | None = None, invite: str | None = None,
+                   acks: str | None = None) -> dict[str, Any]:
         message: dict[str, Any] = {"t": "hello"}
         if since is not None:
             message["since"] = since
         if invite is not None:
             message["invite"] = invite
+        if acks is not None:
+            message["acks"] = acks
         await self.send(**message)
         return await self.answer()
 

@@ -209,6 +209,40 @@ async def test_a_move_is_acked_and_every_socket_gets_its_own_view():
     await close_all(watcher, *socks.values())
 
 
+async def test_a_socket_that_asks_for_it_gets_its_moves_ack_inside_the_update():
+    table, socks, _ = await started_table("eclaircissement")
+    rules = engines.get(table.game)
+    state = rules.load(table.state)
+    seat = rules.to_act(state)[0]
+    mover, other = socks[seat], socks[1 - seat]
+    assert (await mover.open(acks="update"))["t"] == "state"
+    # Refusals are error frames as before.
+    await mover.send(t="move", move="zz-top", v=table.version, id="bad")
+    error = await mover.answer()
+    assert (error["t"], error["code"], error["id"]) == ("error", "illegal_move", "bad")
+    move = rules.legal_moves(state, seat)[0]
+    await mover.send(t="move", move=move, v=table.version, id="m")
+    update = await mover.until("update")
+    assert update["v"] == table.version + 1 and update["ack"] == {"id": "m", "v": table.version + 1}
+    after = rules.play(state, seat, move)
+    assert update["view"] == rules.view(after, seat)
+    theirs = await other.until("update", v=table.version + 1)
+    assert "ack" not in theirs and theirs["view"] == rules.view(after, 1 - seat)
+    # One frame answered the move: no ack frame, and no second update for that version.
+    await mover.send(t="ping", id="p")
+    assert (await mover.answer())["t"] == "pong"
+    assert not [f for f in mover.frames if f["t"] == "ack"]
+    assert [f["v"] for f in mover.frames if f["t"] == "update"] == [table.version + 1]
+    # A new hello without it (or with "frame") brings the ack frames back.
+    await other.open(acks="frame")
+    reply = rules.legal_moves(after, 1 - seat)[0]
+    await other.send(t="move", move=reply, v=table.version + 1, id="r")
+    assert await other.answer() == {"t": "ack", "id": "r", "v": table.version + 2}
+    await other.send(t="hello", acks="sometimes")
+    assert (await other.answer())["code"] == "bad_message"
+    await close_all(*socks.values())
+
+
 async def test_stale_illegal_out_of_turn_and_foreign_seat_moves_change_nothing():
     table, socks, _ = await started_table("eclaircissement")
     rules = engines.get(table.game)

@@ -67,7 +67,8 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.attempt = 0;
       this.lastFrameAt = Date.now();
-      const hello = { t: "hello" };
+      // A move is answered by the update it made (its `ack`): one frame, not two.
+      const hello = { t: "hello", acks: "update" };
       if (this.version !== null) hello.since = this.version;
       if (this.invite) hello.invite = this.invite;
       ws.send(JSON.stringify(hello));
@@ -120,6 +121,14 @@ export class TableSocket {
         if (frame.t === "ack") waiting.resolve(frame);
         else waiting.reject(new RequestError(frame));
         return;
+      }
+    }
+    if (frame.t === "update" && frame.ack) {
+      const waiting = this.pending.get(frame.ack.id);
+      if (waiting) {
+        this.pending.delete(frame.ack.id);
+        clearTimeout(waiting.timer);
+        waiting.resolve({ t: "ack", id: frame.ack.id, v: frame.ack.v });
       }
     }
     if (frame.t === "state" || frame.t === "update") {
