@@ -600,6 +600,30 @@ class _Frozen:
     to_act: list[int] = field(default_factory=list)
     views: dict[int | None, Any] = field(default_factory=dict)
     legal: dict[int, list[str]] = field(default_factory=dict)
+    _common: dict[str, Any] | None = field(default=None, repr=False)
+
+    def common(self) -> dict[str, Any]:
+        """The fields of a snapshot that are the same for every socket, built
+        once per version (each socket's frame shares them; nobody changes them)."""
+        if self._common is None:
+            table = self.table
+            self._common = {
+                "table": table.pk,
+                "game": table.game,
+                "status": table.status,
+                "v": table.version,
+                "seats": [seat_public(s) for s in self.seats],
+                "options": table.options,
+                "rated": table.rated,
+                "private": table.private,
+                "draw_offers": list(table.draw_offers),
+                "rematch_offers": list(table.rematch_offers),
+                "rematch": table.rematch_id,
+                "outcome": table.outcome,
+                "to_act": list(self.to_act),
+                "countdown": table.countdown_deadline.isoformat() if table.countdown_deadline else None,
+            }
+        return self._common
 
     def view(self, seat: int | None) -> Any:
         if seat not in self.views:
@@ -735,25 +759,12 @@ def _snapshot_of(frozen: _Frozen, who: Who, since: int | None, now: datetime) ->
     mine = _seat_of(seats, who)
     seat = mine.index if mine else None
     data: dict[str, Any] = {
-        "table": table.pk,
-        "game": table.game,
-        "status": table.status,
-        "v": table.version,
+        **frozen.common(),
         "seat": seat,
         "host": _is_host(table, seats, who),
-        "seats": [seat_public(s) for s in seats],
-        "options": table.options,
-        "rated": table.rated,
-        "private": table.private,
         "clock": _clock_info(table, seats, now),
-        "draw_offers": list(table.draw_offers),
-        "rematch_offers": list(table.rematch_offers),
-        "rematch": table.rematch_id,
-        "outcome": table.outcome,
         "view": None,
         "legal": [],
-        "to_act": list(frozen.to_act),
-        "countdown": table.countdown_deadline.isoformat() if table.countdown_deadline else None,
     }
     if table.private and (seat is not None or data["host"] or who.is_staff):
         data["invite"] = table.invite_token
