@@ -357,9 +357,15 @@ class TableConsumer(_Guarded):
                 # The update of the version the move made answers it: one frame
                 # instead of two, sent at once rather than after the broadcast's
                 # round trip through the channel layer.
-                await self.send_state("update", self.sent_v, version=version, ack={"id": msg_id, "v": version})
-            else:
-                await self.ack(msg_id, v=version)
+                try:
+                    await self.send_state("update", self.sent_v, version=version, ack={"id": msg_id, "v": version})
+                    return
+                except Exception:
+                    # The move is committed: whatever failed in reading it back,
+                    # the player is told it was accepted (the update follows
+                    # with the broadcast).
+                    log.exception("the update answering a move on table %s failed", t)
+            await self.ack(msg_id, v=version)
             return
         if kind == "chat":
             said = await call(services.post_chat)(t, who, f["text"], self.invite)

@@ -243,6 +243,32 @@ async def test_a_socket_that_asks_for_it_gets_its_moves_ack_inside_the_update():
     await close_all(*socks.values())
 
 
+async def test_a_move_whose_update_cannot_be_built_is_still_acked(monkeypatch, caplog):
+    # The move is committed before its update is built: if building it fails, the
+    # player is still told the move was accepted, and the update comes with the broadcast.
+    from games.consumers import TableConsumer
+
+    send_state = TableConsumer.send_state
+
+    async def failing(self, *args, ack=None, **kwargs):
+        if ack is not None:
+            raise RuntimeError("the snapshot could not be read")
+        return await send_state(self, *args, **kwargs)
+
+    monkeypatch.setattr(TableConsumer, "send_state", failing)
+    table, socks, _ = await started_table("eclaircissement")
+    rules = engines.get(table.game)
+    state = rules.load(table.state)
+    seat = rules.to_act(state)[0]
+    mover = socks[seat]
+    await mover.open(acks="update")
+    await mover.send(t="move", move=rules.legal_moves(state, seat)[0], v=table.version, id="m")
+    assert await mover.answer() == {"t": "ack", "id": "m", "v": table.version + 1}
+    assert (await mover.until("update"))["v"] == table.version + 1
+    assert "the update answering a move" in caplog.text
+    await close_all(*socks.values())
+
+
 async def test_stale_illegal_out_of_turn_and_foreign_seat_moves_change_nothing():
     table, socks, _ = await started_table("eclaircissement")
     rules = engines.get(table.game)
