@@ -23,6 +23,7 @@ import operator
 import os
 import threading
 import unicodedata
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
@@ -303,7 +304,12 @@ class _Publisher:
         try:
             while self.queue:
                 batch, self.queue = self.queue, []
-                await self._publish(batch)
+                try:
+                    await self._publish(batch)
+                except Exception:
+                    # Committed already; sockets that miss these catch up on their
+                    # next update or resync, as with any lost broadcast.
+                    log.exception("broadcast of %d messages failed", len(batch))
         finally:
             self.task = None
 
@@ -314,20 +320,16 @@ class _Publisher:
             channel = loop_layer._get_group_channel_name(group)
             shards.setdefault(loop_layer._get_shard(channel), []).append((channel, self.layer.serialize(message)))
         for shard, items in shards.items():
-            try:
-                async with shard._lock:
-                    shard._ensure_redis()
-                    pipe = shard._redis.pipeline(transaction=False)
-                    for channel, data in items:
-                        pipe.publish(channel, data)
-                    await pipe.execute()
-            except Exception:
-                # Committed already; sockets that miss these catch up on their
-                # next update or resync, as with any lost broadcast.
-                log.exception("broadcast of %d messages failed", len(items))
+            async with shard._lock:
+                shard._ensure_redis()
+                pipe = shard._redis.pipeline(transaction=False)
+                for channel, data in items:
+                    pipe.publish(channel, data)
+                await pipe.execute()
 
 
-_publishers: dict[int, tuple[asyncio.AbstractEventLoop, Any, _Publisher]] = {}
+# Per event loop, forgotten with it (a process's tests make many loops).
+_publishers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Publisher] = weakref.WeakKeyDictionary()
 
 
 def _publisher(layer: Any) -> _Publisher | None:
@@ -335,10 +337,10 @@ def _publisher(layer: Any) -> _Publisher | None:
     if not isinstance(layer, RedisPubSubChannelLayer):
         return None
     loop = asyncio.get_running_loop()
-    found = _publishers.get(id(loop))
-    if found is None or found[0] is not loop or found[1] is not layer:
-        found = _publishers[id(loop)] = (loop, layer, _Publisher(layer))
-    return found[2]
+    found = _publishers.get(loop)
+    if found is None or found.layer is not layer:
+        found = _publishers[loop] = _Publisher(layer)
+    return found
 
 
 def _on_a_loop() -> bool:
