@@ -19,7 +19,9 @@ pytestmark = pytest.mark.browser
 
 RULES = engines.get("drumlin")
 SQUARE = r"[a-h](?:10|[1-9])"
-MAX_TURNS = 80  # a greedy player beats the easy bot in far fewer
+# A greedy player beats the easy bot in a median of about 14 of its turns; in 150
+# games played offline, 3 went past 80 turns (at most 106) and 5 were lost or drawn.
+MAX_TURNS = 200
 SHOWS_MOVE = ("(move) => [...document.querySelectorAll('[data-moves] .move-text')]"
               ".some(e => e.textContent === move)")
 
@@ -121,9 +123,19 @@ def test_a_person_beats_an_easy_bot_by_clicking_with_a_reload_in_the_middle(live
         wait_for_my_turn_or_end(page)
     outcome = page.locator("[data-outcome]")
     outcome.wait_for(state="visible")
-    assert outcome.get_attribute("data-result") == "won", page.locator("[data-outcome-text]").inner_text()
-    assert page.locator("[data-outcome-title]").inner_text() == "Vous avez gagné !"
-    assert page.locator("[data-outcome-text]").inner_text().startswith("Gagnant, Zoé : ")
+    # The end screen says what the server recorded, from Zoé's side. She usually
+    # wins; the easy bot plays with randomness and wins a few games in a hundred.
+    final = table_data(live_site, page)
+    assert final["status"] == "finished", final["status"]
+    winners = final["outcome"]["winners"]
+    result, title, text = (
+        ("won", "Vous avez gagné !", "Gagnant, Zoé : ") if final["seat"] in winners
+        else ("draw", "Partie nulle", "") if not winners
+        else ("lost", "Vous avez perdu", "Gagnant, ")
+    )
+    assert outcome.get_attribute("data-result") == result, page.locator("[data-outcome-text]").inner_text()
+    assert page.locator("[data-outcome-title]").inner_text() == title
+    assert page.locator("[data-outcome-text]").inner_text().startswith(text)
     # Every move of the person is in the list, in notation.
     texts = page.locator("[data-moves] li[data-v] .move-text").all_inner_texts()
     assert set(played) <= set(texts)
