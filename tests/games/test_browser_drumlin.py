@@ -229,8 +229,9 @@ def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromiu
     pink.mouse.down()
     pink.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
     pink.mouse.up()
+    # Each socket gets the update on its own: wait for the other player's too.
     watcher.page.wait_for_function(SHOWS_MOVE, arg="Ea6-a5")
-    assert "Ea6-a5" in violet.locator("[data-moves]").inner_text()
+    violet.wait_for_function(SHOWS_MOVE, arg="Ea6-a5")
 
     # Chat between the players; the spectator has a chat of their own.
     violet.locator("[data-chat-text]").fill("Bien joué !")
