@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from games.engines.drekki import RULES
-from tests.servers import ROOT, BrowserPage
 from tests.games.test_drekki_bot import broken_duel
+from tests.servers import ROOT, BrowserPage
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,7 @@ window.ready = true;
 
 
 class Handler(SimpleHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+    def do_GET(self) -> None:
         if self.path == "/board.html":
             body = PAGE.encode()
             self.send_response(200)

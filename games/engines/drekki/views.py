@@ -49,7 +49,6 @@ from .state import (
 )
 from .tiles import COLOURS, TILES, TILESET
 
-
 # Views are built for every seat after every move: what does not depend on the
 # state is worked out once here.
 TILE_IDS = tuple(t.id for t in TILES)
