@@ -114,7 +114,7 @@ def test_the_others_see_who_chooses_and_between_which_mages(static_site, browser
     assert box.is_visible()
     assert box.locator("button").count() == 0
     assert [p.strip() for p in box.locator(".dk-burn-choice").all_inner_texts()] == [
-        "Mage B1 takes the tile", "Mage B2 takes the tile"]
+        "Mage B2 takes the tile", "Mage B1 takes the tile"]
     assert page.locator('[data-dk="prompt"]').inner_text() == "Ana picks which of their mages takes the tile."
     # The cards are face up on the table while the winner chooses.
     assert page.locator(".dk-plate .dk-revealed").count() == 4

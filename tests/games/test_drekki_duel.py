@@ -274,7 +274,7 @@ def test_the_burn_choice_refuses_other_moves_and_other_seats():
     state = broken_for_seat_1()
     with pytest.raises(IllegalMove, match="only seat 1, whose charm broke, picks which of its mages is burned"):
         RULES.play(state, 0, "burn A1")
-    with pytest.raises(IllegalMove, match="mage A1 is not the winner's: burn B1 or B2"):
+    with pytest.raises(IllegalMove, match="mage A1 is not the winner's: burn B2 or B1"):
         RULES.play(state, 1, "burn A1")
     with pytest.raises(IllegalMove, match="must pick which of its mages takes the tile"):
         RULES.play(state, 1, "colour red")
@@ -288,7 +288,7 @@ def test_everybody_sees_who_chooses_and_between_which_mages():
         view = RULES.view(state, viewer)
         assert view["phase"] == "burn"
         assert view["to_act"] == [1]
-        assert view["burn"] == [B1, B2]
+        assert view["burn"] == [B2, B1]  # clockwise from the faced mage, as the moves
         assert view["revealed"] == dumped(state)["chosen"]
         assert view["auction"]["leader"] == 1 and view["auction"]["high"] == 9
         assert view["colours"] is None

@@ -266,10 +266,12 @@ def winner_mage(state: DrekkiState) -> int:
 
 def burn_choices(state: DrekkiState) -> tuple[int, ...]:
     """The mages the winner may burn when its charm breaks: the faced one if it
-    runs it, else (in the duel) either of its two."""
+    runs it, else (in the duel) either of its two, clockwise from the faced mage
+    (the first is the one a timeout burns)."""
     if state.owner(state.facing) == state.leader:
         return (state.facing,)
-    return state.mages_of(state.leader)
+    mages = state.mage_count
+    return tuple(sorted(state.mages_of(state.leader), key=lambda m: (m - state.facing) % mages))
 
 
 def burn_winner(state: DrekkiState, burned: int) -> DrekkiState:

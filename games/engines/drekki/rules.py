@@ -274,8 +274,7 @@ def _legal(state: DrekkiState, seat: int) -> tuple[str, ...]:
         return tuple(COLOUR_MOVES[c] for c in act.majority_colours(state.chosen))
     if state.phase == BURN:
         # Clockwise from the faced mage: the first is the one the timeout burns.
-        mages = sorted(act.burn_choices(state), key=lambda m: (m - state.facing) % state.mage_count)
-        return tuple(BURN_MOVES[m] for m in mages)
+        return tuple(BURN_MOVES[m] for m in act.burn_choices(state))
     return ()
 
 

@@ -1035,8 +1035,8 @@ class DrekkiBoard {
     const winner = v.auction?.leader ?? (v.to_act || [])[0];
     html("p", {}, box, fmt(t.burnExplain, { name: this.seatName(winner), burns: v.tile?.burns ?? "?" }));
     const group = html("div", { className: "dk-colours", role: "group", "aria-label": t.burnTitle }, box);
-    // In the order of the legal moves (clockwise from the faced mage), else of the view.
-    const labels = this.moves.burn.size ? [...this.moves.burn.keys()] : (v.burn || []).map((m) => v.mages[m].label);
+    // Clockwise from the faced mage, in the view as in the legal moves.
+    const labels = (v.burn || []).map((m) => v.mages[m].label);
     for (const label of labels) {
       const text = fmt(t.burnButton, { label });
       const move = this.moves.burn.get(label);
