@@ -21,7 +21,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from games.bookings import conf
+from games.bookings import conf, ics, tokens
+from games.bookings.links import absolute, public_url, table_link
+from games.bookings.models import Booking, Proposal
 
 log = logging.getLogger(__name__)
 
@@ -57,19 +59,8 @@ def queue_proposal(kind: str, proposal_id: int, **extra: Any) -> None:
     transaction.on_commit(lambda: send_proposal(kind, proposal_id, **extra))
 
 
-def absolute(path: str) -> str:
-    return conf.site_url() + path
-
-
-def public_url(session: Any) -> str:
-    """The session's page as its guests reach it (with the invitation key when it takes one)."""
-    return session.get_absolute_url() if session.visibility == "public" else session.invitation_url()
-
-
 def build(kind: str, booking: Any, now: datetime | None = None, **extra: Any) -> EmailMessage:
     """The email, in the booking's language (its links in that language too)."""
-    from games.bookings import ics, tokens
-
     with translation.override(booking.language):
         session = booking.session
         manage_url = absolute(reverse("bookings:manage", args=[tokens.manage_token(booking, now)]))
@@ -78,8 +69,6 @@ def build(kind: str, booking: Any, now: datetime | None = None, **extra: Any) ->
             "site_url": conf.site_url(), "games": list(session.games.all()), **extra,
         }
         if kind == "table_open":
-            from games.bookings.views import table_link
-
             context["table_url"] = absolute(table_link(session) or public_url(session))
         subject = str(SUBJECTS[kind]) % {"title": session.title}
         body = render_to_string(f"bookings/email/{kind}.txt", context)
@@ -90,8 +79,6 @@ def build(kind: str, booking: Any, now: datetime | None = None, **extra: Any) ->
 
 
 def send(kind: str, booking_id: int, **extra: Any) -> bool:
-    from games.bookings.models import Booking
-
     try:
         booking = Booking.objects.select_related("session").get(pk=booking_id)
         build(kind, booking, **extra).send()
@@ -103,8 +90,6 @@ def send(kind: str, booking_id: int, **extra: Any) -> bool:
 
 
 def build_proposal(kind: str, proposal: Any, now: datetime | None = None, **extra: Any) -> EmailMessage:
-    from games.bookings import tokens
-
     with translation.override(proposal.language):
         url = absolute(reverse("bookings:proposal", args=[tokens.proposal_token(proposal, now)]))
         context = {"kind": kind, "proposal": proposal, "proposal_url": url, "site_url": conf.site_url(), **extra}
@@ -116,8 +101,6 @@ def build_proposal(kind: str, proposal: Any, now: datetime | None = None, **extr
 
 
 def send_proposal(kind: str, proposal_id: int, **extra: Any) -> bool:
-    from games.bookings.models import Proposal
-
     try:
         proposal = Proposal.objects.select_related("game", "session").get(pk=proposal_id)
         build_proposal(kind, proposal, **extra).send()

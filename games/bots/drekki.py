@@ -19,6 +19,12 @@ The heuristic ("heuristic", the medium level):
   withdraws beyond that.
 - Tied colours (it won the auction): it sends the dragon onto the opponent
   doing best, else as far from itself as it can.
+- Its burned mage (duel, its charm broke and the dragon faces the other
+  player's mage): the two choices give the same game up to swapping the labels
+  A1/A2 and B1/B2 (the next dragon faces this player either way, and mages
+  alternate round the table, so every later stop lands on the same player),
+  so it takes the first one offered, the mage to the left of the faced one,
+  as the timeout does; the search does not spend playouts on the other.
 
 The search ("ismcts", the hard level) is information-set Monte Carlo search
 with a single information-set node, the bot's decision: every iteration draws
@@ -51,10 +57,12 @@ from games.engines.base import Rules, Seat
 from games.engines.drekki.rules import BID_MOVES, MOVES
 from games.engines.drekki.state import (
     BIDDING,
+    BURN,
     CARDS,
     COLOUR,
     NO_CARD,
     OVER,
+    REVEALED,
     ROUNDS,
     DrekkiState,
     mask_cards,
@@ -194,7 +202,7 @@ def outlook_of_view(view: Mapping[str, Any], seat: Seat) -> Outlook:
 def state_options(state: DrekkiState, seat: Seat) -> tuple[int, ...]:
     """Per mage, the cards ``seat`` knows it may have laid (see :class:`Outlook`), read from a state."""
     chosen = state.chosen
-    if state.phase == COLOUR:
+    if state.phase in REVEALED:
         return tuple(1 << c for c in chosen)
     owners = OWNERS[state.players]
     if state.duel:
@@ -347,6 +355,15 @@ def colour_value(look: Outlook, colour: int) -> tuple[float, int]:
     return (harm, away)
 
 
+def burn_move(moves: list[str]) -> str:
+    """Which of its mages the winner burns when its charm breaks (duel): see the module's notes.
+
+    Either choice leads to the same game with the labels swapped, so the first
+    one listed (the mage to the left of the faced one) is as good as any.
+    """
+    return moves[0]
+
+
 def _own_undecided(look: Outlook) -> int:
     return next(m for m in look.mine if not look.options[m])
 
@@ -365,6 +382,8 @@ class DrekkiHeuristicBot(Bot):
             return moves[0]
         if moves[0].startswith("top "):
             return self.rng.choice(moves)
+        if view["phase"] == BURN:
+            return burn_move(moves)
         look = outlook_of_view(view, seat)
         if view["phase"] == "bidding":
             bids = [int(m.split()[1]) for m in moves if m.startswith("bid ")]
@@ -414,6 +433,8 @@ def policy_move(rules: Rules, state: DrekkiState, seat: Seat, rng: random.Random
                     bid = None if can_withdraw else low
                 bid = None if bid is None else min(bid, state.max_total)
         return "withdraw" if bid is None else BID_MOVES[bid]
+    if phase == BURN:
+        return burn_move(moves)
     if phase == COLOUR:
         look = outlook_of_state(state, seat)
         look.scores = tuple(float(seat_score(state, s)) for s in range(state.players))
@@ -476,6 +497,8 @@ class DrekkiSearchBot(Bot):
 
     def candidates(self, view: Mapping[str, Any], seat: Seat, moves: list[str]) -> list[str]:
         """The moves worth searching, the heuristic's own choice first."""
+        if view["phase"] == BURN:
+            return [burn_move(moves)]
         if view["phase"] != "bidding" or len(moves) == 1:
             return moves
         look = outlook_of_view(view, seat)

@@ -333,3 +333,68 @@ def test_the_playout_policy_is_the_heuristic():
             if len(view["legal_moves"]) > 1 and view["phase"] == "bidding":
                 assert policy_move(RULES, state, seat, random.Random(1), 0.0) == choose(state, seat)
             state = RULES.play(state, seat, rng.choice(RULES.legal_moves(state, seat)[:6]))
+
+
+# -- the burned mage (duel, broken charm) ---------------------------------------------------
+
+
+def broken_duel():
+    """Seat 1 wins with 9 on a total of 2 while the dragon faces A2: it must pick B1 or B2."""
+    current = infinite_tile().id
+    levels = [b for b, n in PLAN for _ in range(n)]
+    pools = {b: [t.id for t in TILES if t.burns == b and t.id != current] for b, _ in PLAN}
+    horde = [current] + [pools[levels[k]].pop(0) for k in range(1, 13)]
+    text = "\n".join(
+        [
+            "drekki players=2 countdown=15 seed=1",
+            "phase cards",
+            "facing 2",
+            "horde " + " ".join(horde),
+            "chosen - - - -",
+            "piles 102345 102345 102345 102345",
+            "shown - - - -",
+            "hidden - - - -",
+            "offers - - - -",
+            "tearpool " + ",".join(["1"] * 13),
+            "auction high=- leader=- out=- turn=-",
+            "tiles - - - -",
+            "markers - - - -",
+            "tears - -",
+            "dropped -",
+        ]
+    )
+    state = RULES.parse_position(text)
+    state = play_sequence(
+        RULES, state,
+        [(0, "top A1"), (1, "top B1"), (0, "keep 0"), (1, "keep 0"), (0, "bid 1"), (1, "bid 9"), (0, "withdraw")],
+    )
+    assert state.phase == "burn" and sum(state.chosen) == 2
+    return state
+
+
+def test_the_two_mages_it_may_burn_face_the_same_dangers_next_round():
+    # Mages alternate round the table: whichever of its mages the next dragon faces,
+    # every move lands on the same player. The bot's choice rests on this.
+    from games.bots.drekki import harm_vector
+
+    for t in TILES:
+        for mage in range(4):
+            for seat in (0, 1):
+                assert harm_vector(t, mage, seat, 2) == harm_vector(t, (mage + 2) % 4, seat, 2)
+
+
+def test_every_bot_picks_its_burned_mage_when_its_charm_breaks():
+    state = broken_duel()
+    legal = RULES.legal_moves(state, 1)
+    assert legal == ["burn B2", "burn B1"]
+    view = RULES.view(state, 1)
+    assert choose(state, 1) == "burn B2"  # the first offered, as the timeout
+    hard = search()
+    assert hard.choose(view, 1) == "burn B2"
+    assert hard.last_iterations == 0  # no playouts spent on an equivalent choice
+    assert policy_move(RULES, state, 1, random.Random(0), 0.0) == "burn B2"
+    for kind in ("random", "greedy", "mcts"):
+        bot = bots.make(kind, RULES, seed=3, **({"iterations": 30} if kind == "mcts" else {}))
+        assert bot.choose(view, 1) in legal
+    after = RULES.play(state, 1, choose(state, 1))
+    assert after.phase == "cards" and after.facing == 3

@@ -227,17 +227,103 @@ def test_a_broken_charm_burns_the_faced_mage_when_its_player_won():
     state = invoke(duel(tile("infinite").id, facing=A2), ("A1", "1"), ("B1", "1"))  # total 2
     state = play_sequence(RULES, state, [(0, "bid 9"), (1, "withdraw")])
     data = dumped(state)
+    # No choice to make: the dragon does not move and burns the mage it faces.
+    assert data["phase"] == "cards"
     assert data["tiles"][A2] == [tile("infinite").id]
+    assert data["tiles"][A1] == [] and data["tears"] == [[], []]
     assert data["facing"] == A2
+    assert data["history"][-1]["stops"] == [A2] and data["history"][-1]["colour"] is None
 
 
-def test_a_broken_charm_burns_the_winners_mage_left_of_the_faced_one():
-    state = invoke(duel(tile("infinite").id, facing=A2), ("A1", "1"), ("B1", "1"))
-    state = play_sequence(RULES, state, [(0, "bid 1"), (1, "bid 9"), (0, "withdraw")])
+def broken_for_seat_1(facing: int = A2):
+    """Seat 1 wins with 9 on a total of 2 while the dragon faces seat 0's mage ``facing``."""
+    state = invoke(duel(tile("infinite").id, facing=facing), ("A1", "1"), ("B1", "1"))
+    return play_sequence(RULES, state, [(0, "bid 1"), (1, "bid 9"), (0, "withdraw")])
+
+
+def test_a_broken_charm_lets_the_winner_choose_which_of_its_mages_is_burned():
+    state = broken_for_seat_1(facing=A2)
     data = dumped(state)
-    assert data["tiles"][B2] == [tile("infinite").id]
-    assert data["facing"] == B2
+    assert data["phase"] == "burn"
+    assert all(won == [] for won in data["tiles"]) and data["horde"][0] == tile("infinite").id
+    assert RULES.to_act(state) == (1,)
+    # Clockwise from the faced mage A2: B2 first, then B1.
+    assert RULES.legal_moves(state, 1) == ["burn B2", "burn B1"]
+    assert RULES.legal_moves(state, 0) == []
+    assert RULES.timeout_move(state, 1) == "burn B2"
+    assert RULES.timeout_move(state, 0) is None
+
+
+@pytest.mark.parametrize("facing, mage", [(A2, B1), (A2, B2), (A1, B1), (A1, B2)])
+def test_the_chosen_mage_takes_the_tile_and_is_the_last_targeted(facing, mage):
+    state = RULES.play(broken_for_seat_1(facing), 1, f"burn {'AB'[mage % 2]}{mage // 2 + 1}")
+    data = dumped(state)
+    expected = [[] for _ in range(4)]
+    expected[mage] = [tile("infinite").id]
+    assert data["tiles"] == expected
+    assert data["tears"] == [[], []] and data["dropped"] == []
+    # The dragon did not move; the next one faces the burned mage.
+    assert data["facing"] == mage
+    assert data["phase"] == "cards"
+    assert data["history"][-1]["stops"] == [mage]
+    assert (data["history"][-1]["facing"], data["history"][-1]["colour"]) == (facing, None)
     assert RULES.view(state, None)["seats"][1]["burns"] == 2
+
+
+def test_the_burn_choice_refuses_other_moves_and_other_seats():
+    state = broken_for_seat_1()
+    with pytest.raises(IllegalMove, match="only seat 1, whose charm broke, picks which of its mages is burned"):
+        RULES.play(state, 0, "burn A1")
+    with pytest.raises(IllegalMove, match="mage A1 is not the winner's: burn B2 or B1"):
+        RULES.play(state, 1, "burn A1")
+    with pytest.raises(IllegalMove, match="must pick which of its mages takes the tile"):
+        RULES.play(state, 1, "colour red")
+    with pytest.raises(IllegalMove, match="must pick which of its mages"):
+        RULES.play(state, 1, "top B1")
+
+
+def test_everybody_sees_who_chooses_and_between_which_mages():
+    state = broken_for_seat_1()
+    for viewer in (None, 0, 1):
+        view = RULES.view(state, viewer)
+        assert view["phase"] == "burn"
+        assert view["to_act"] == [1]
+        assert view["burn"] == [B2, B1]  # clockwise from the faced mage, as the moves
+        assert view["revealed"] == dumped(state)["chosen"]
+        assert view["auction"]["leader"] == 1 and view["auction"]["high"] == 9
+        assert view["colours"] is None
+        assert view["legal_moves"] == (["burn B2", "burn B1"] if viewer == 1 else [])
+    assert RULES.view(RULES.play(state, 1, "burn B1"), None)["burn"] is None
+
+
+def test_a_burn_position_round_trips_and_a_wrong_one_is_refused():
+    from games.engines.base import PositionError
+
+    state = broken_for_seat_1()
+    text = RULES.format_position(state)
+    assert "phase burn" in text
+    assert RULES.parse_position(text) == state
+    with pytest.raises(PositionError, match="the winner runs the faced mage"):
+        RULES.parse_position(text.replace("facing 2", "facing 1"))
+    with pytest.raises(PositionError, match="the bid must exceed the revealed total"):
+        RULES.parse_position(text.replace("high=9", "high=2"))
+
+
+def test_a_held_charm_with_tied_colours_already_counts_the_drawn_tear():
+    # Yellow 1 (A1, B1), black 4 (A2, B2): yellow and black tie; total 10.
+    piles = "104235 104235 401235 401235"
+    pool = ",".join(["2"] + ["1"] * 12)
+    state = invoke(duel(tile("infinite").id, facing=A1, piles=piles, pool=pool), ("A1", "4"), ("B1", "4"))
+    assert dumped(state)["chosen"] == [1, 1, 4, 4]
+    state = play_sequence(RULES, state, [(0, "bid 3"), (1, "withdraw")])
+    data = dumped(state)
+    assert data["phase"] == "colour"
+    assert data["tears"] == [[2], []] and data["tear_pool"] == [1] * 12
+    assert RULES.view(state, 0)["seats"][0]["score"] == -2
+    assert RULES.view(state, 1)["seats"][0]["tears"] == 1
+    assert RULES.view(state, None)["tear_pool"] == 12
+    data = dumped(RULES.play(state, 0, "colour black"))
+    assert data["tears"] == [[2], []] and data["tear_pool"] == [1] * 12
 
 
 def auction(state, winner: int, bid: int) -> list[tuple[int, str]]:

@@ -326,6 +326,24 @@ def test_a_bid_above_the_total_burns_the_winner_who_is_targeted_next():
     assert data["history"][-1]["colour"] is None and data["history"][-1]["stops"] == [1]
 
 
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("facing, winner", [(0, 0), (0, 2), (2, 1)])
+def test_a_broken_charm_does_not_move_the_dragon_and_the_burned_winner_is_targeted_next(players, facing, winner):
+    current = tile("infinite")
+    state = bidding(players, "infinite", [0] * players, facing=facing)  # total 0
+    state = play_sequence(RULES, state, _win_for(state, winner=winner, bid=1))
+    data = dumped(state)
+    expected = [[] for _ in range(players)]
+    expected[winner] = [current.id]
+    assert data["tiles"] == expected
+    assert data["markers"] == [[] for _ in range(players)]  # no second movement at 5-6 either
+    assert data["tears"] == [[] for _ in range(players)] and data["dropped"] == []
+    assert data["facing"] == winner
+    assert RULES.to_act(state) == tuple(range(players))  # the next round: no choice to make
+    last = data["history"][-1]
+    assert (last["facing"], last["colour"], last["stops"]) == (facing, None, [winner])
+
+
 def test_a_bid_equal_to_the_total_holds_and_the_majority_colour_moves_the_dragon():
     current = tile("infinite")
     # Cards 4, 5, 4, 0: black is the majority; total 13.
@@ -408,12 +426,15 @@ def test_a_tie_lets_the_winner_pick_among_the_tied_colours():
         RULES.play(state, 3, "colour red")
     with pytest.raises(IllegalMove, match="only seat 3, who won the auction, picks the colour"):
         RULES.play(state, 0, "colour yellow")
-    assert data["tears"][3] == []  # the tear comes with the colour
+    # The tear is taken before the dragon moves: the scores shown during the choice count it.
+    assert data["tears"][3] == [1]
+    assert [s["score"] for s in RULES.view(state, 0)["seats"]] == [0, 0, 0, -1]
+    assert RULES.view(state, None)["seats"][3]["tears"] == 1
     state = RULES.play(state, 3, "colour black")
     data = dumped(state)
     stop = t.moves[BLACK] % 4
     assert data["facing"] == stop
-    assert data["tears"][3] == [1]
+    assert data["tears"][3] == [1]  # one tear, not a second with the colour
     assert data["history"][-1]["colour"] == "black"
 
 

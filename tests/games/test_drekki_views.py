@@ -51,7 +51,7 @@ BY_BURNS = {b: [t.index for t in TILES if t.burns == b] for b in (2, 3, 4, 5)}
 def rehide(state: DrekkiState, viewer: int | None, rng: random.Random) -> DrekkiState:
     """Re-deal, at random, everything ``viewer`` cannot know; keep everything else."""
     own = set() if viewer is None else set(state.mages_of(viewer))
-    revealed = state.phase == "colour"
+    revealed = state.phase in ("colour", "burn")
     horde = state.horde
     if horde:
         # The later tiles: at each burn level (they come in rising order), as many
@@ -230,7 +230,7 @@ def test_the_move_list_learns_public_moves_at_once_and_laid_cards_at_the_reveal(
                 hidden = move.startswith("play ") and viewer != seat
                 assert view["last_move"] == {"seat": seat, "move": None if hidden else move}
                 revealed = view["revealed_moves"]
-                if state.phase == "colour" or (previous.phase == "bidding" and state.phase != "bidding"):
+                if state.phase in ("colour", "burn") or (previous.phase == "bidding" and state.phase != "bidding"):
                     # The move that ended the auction shows every laid card.
                     cards = previous.chosen
                     assert revealed == [{"seat": m, "move": f"play {c}"} for m, c in enumerate(cards)]
@@ -239,3 +239,36 @@ def test_the_move_list_learns_public_moves_at_once_and_laid_cards_at_the_reveal(
             reveals += bool(RULES.view(state, None)["revealed_moves"])
             previous = state
     assert reveals >= 4 * 13
+
+
+def broken_charm_duels(games: int):
+    """Burn phases of random duels where bids are often too high (the charm breaks),
+    with the states just before and after them."""
+    rng = random.Random(5)
+    found = 0
+    for seed in range(games):
+        state = RULES.new_game(2, seed=seed)
+        previous = state
+        while not RULES.is_over(state):
+            seat = rng.choice(RULES.to_act(state))
+            moves = RULES.legal_moves(state, seat)
+            move = "withdraw" if "withdraw" in moves and rng.random() < 0.5 else rng.choice(moves)
+            previous, state = state, RULES.play(state, seat, move)
+            if state.phase == "burn" or previous.phase == "burn":
+                found += state.phase == "burn"
+                yield state
+    assert found >= games  # the test really meets the burn phase
+
+
+def test_no_view_shows_a_secret_while_the_winner_picks_its_burned_mage():
+    rng = random.Random(7)
+    for state in broken_charm_duels(games=12):
+        for viewer in (None, 0, 1):
+            other = rehide(state, viewer, rng)
+            seen = as_json(RULES.view(state, viewer))
+            assert as_json(RULES.view(other, viewer)) == seen, (viewer, RULES.format_position(state))
+            view = RULES.view(state, viewer)
+            sample = RULES.state_from_view(view, viewer, rng)
+            assert RULES.view(sample, viewer) == view
+            if viewer is not None:
+                assert RULES.legal_moves(sample, viewer) == RULES.legal_moves(state, viewer)

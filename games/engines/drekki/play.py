@@ -15,9 +15,15 @@ Readings fixed here (see docs/notation.md and the rules page):
   Live: after the opening, every seat still in except the highest bidder may
   raise or withdraw, in any order; the highest bidder may not withdraw. It ends
   when only the highest bidder is left, or when the countdown runs out.
-- When the charm breaks in the duel, the winner's burned mage is the one the
-  dragon faces if the winner runs it, else the mage to its left (which then
-  belongs to the winner). Both of the winner's mages are immune when it holds.
+- When the charm breaks the dragon does not move: the winner is burned and is
+  the "last targeted" (the next dragon faces it). In the duel the burned mage
+  is the one the dragon faces if the winner runs it; otherwise the winner
+  chooses which of its two mages takes the tile (the ``burn`` phase), and that
+  mage is the last targeted. Both of the winner's mages are immune when the
+  charm holds.
+- When the charm holds, the winner's tear token is taken first (the
+  rulebook's order), then the dragon moves: during a tie's colour choice the
+  tear already counts.
 - At 5-6 players, the tied colour chosen by the winner (if any) moves the
   dragon for both movements; the first stop takes a marker, the second the
   tile; an immune stop takes nothing (the tile is then discarded).
@@ -30,6 +36,7 @@ from __future__ import annotations
 from ..base import make_rng
 from .state import (
     BIDDING,
+    BURN,
     CARD_VALUES,
     CARDS,
     COLOUR,
@@ -232,9 +239,18 @@ def majority_colours(cards: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def end_auction(state: DrekkiState) -> DrekkiState:
-    """Reveal the cards and work the charm (or wait for the winner's colour choice)."""
+    """Reveal the cards and work the charm, or wait for the winner's choice.
+
+    A broken charm burns the winner where the dragon is (in the duel, when the
+    winner does not run the faced mage, it first chooses which of its mages).
+    A held charm gives the winner its tear at once, then the majority colour
+    moves the dragon (on a tie, once the winner has picked the colour).
+    """
     if state.high > sum(state.chosen):
-        return _break_charm(state)
+        if state.duel and state.owner(state.facing) != state.leader:
+            return evolve(state, phase=BURN, turn=-1)
+        return burn_winner(state, winner_mage(state))
+    state = take_tear(state)
     tied = majority_colours(state.chosen)
     if len(tied) > 1:
         return evolve(state, phase=COLOUR, turn=-1)
@@ -242,20 +258,41 @@ def end_auction(state: DrekkiState) -> DrekkiState:
 
 
 def winner_mage(state: DrekkiState) -> int:
-    """The mage burned when the winner's charm breaks."""
+    """The mage burned when the winner's charm breaks, when there is no choice to make."""
     if state.owner(state.facing) == state.leader:
         return state.facing
-    if state.duel:
-        return (state.facing + 1) % DUEL_MAGES
     return state.leader
 
 
-def _break_charm(state: DrekkiState) -> DrekkiState:
-    burned = winner_mage(state)
+def burn_choices(state: DrekkiState) -> tuple[int, ...]:
+    """The mages the winner may burn when its charm breaks: the faced one if it
+    runs it, else (in the duel) either of its two, clockwise from the faced mage
+    (the first is the one a timeout burns)."""
+    if state.owner(state.facing) == state.leader:
+        return (state.facing,)
+    mages = state.mage_count
+    return tuple(sorted(state.mages_of(state.leader), key=lambda m: (m - state.facing) % mages))
+
+
+def burn_winner(state: DrekkiState, burned: int) -> DrekkiState:
+    """The charm broke: ``burned``, the winner's mage, takes the tile; the dragon stays put
+    and the next one faces ``burned``."""
     tiles = list(state.tiles)
     tiles[burned] += (state.tile,)
     record = Round(state.tile, state.facing, state.chosen, state.leader, state.high, -1, (burned,))
     return _next_round(state, record, tiles=tuple(tiles))
+
+
+def take_tear(state: DrekkiState) -> DrekkiState:
+    """The charm held: the winner takes a tear token (in the duel, the top of the face-down pool)."""
+    tears = list(state.tears)
+    pool = state.tear_pool
+    if state.duel:
+        tears[state.leader] += (pool[0],)
+        pool = pool[1:]
+    else:
+        tears[state.leader] += (1,)
+    return evolve(state, tears=tuple(tears), tear_pool=pool)
 
 
 def dragon_stops(state: DrekkiState, colour: int) -> tuple[int, ...]:
@@ -269,15 +306,8 @@ def dragon_stops(state: DrekkiState, colour: int) -> tuple[int, ...]:
 
 
 def hold_charm(state: DrekkiState, colour: int) -> DrekkiState:
-    """The charm held: the winner takes a tear, the dragon moves and burns."""
+    """The charm held and the winner has its tear (``take_tear``): ``colour`` moves the dragon, which burns."""
     tile = TILES[state.tile]
-    tears = list(state.tears)
-    pool = state.tear_pool
-    if state.duel:
-        tears[state.leader] += (pool[0],)
-        pool = pool[1:]
-    else:
-        tears[state.leader] += (1,)
     stops = dragon_stops(state, colour)
     markers = list(state.markers)
     tiles = list(state.tiles)
@@ -290,15 +320,7 @@ def hold_charm(state: DrekkiState, colour: int) -> DrekkiState:
     else:
         dropped += (state.tile,)
     record = Round(state.tile, state.facing, state.chosen, state.leader, state.high, colour, stops)
-    return _next_round(
-        state,
-        record,
-        tears=tuple(tears),
-        tear_pool=pool,
-        markers=tuple(markers),
-        tiles=tuple(tiles),
-        dropped=dropped,
-    )
+    return _next_round(state, record, markers=tuple(markers), tiles=tuple(tiles), dropped=dropped)
 
 
 # -- the transition -----------------------------------------------------------------------

@@ -8,6 +8,7 @@ Moves (docs/notation.md, section Drekki)::
     bid 7           claim the revealed total is at least 7 (opening or raising)
     withdraw        leave the auction for good (unique: pass your one turn)
     colour red      the auction winner picks among tied majority colours
+    burn A2         duel, broken charm: the winner picks which of its mages takes the tile
     close           the live auction's countdown ran out: the highest bidder wins
 
 ``close`` is the clock's move, not a player's: it is never listed in
@@ -28,6 +29,7 @@ from . import play as act
 from .notation import format_text, parse_text
 from .state import (
     BIDDING,
+    BURN,
     CARDS,
     COLOUR,
     DEFAULT_COUNTDOWN,
@@ -49,6 +51,7 @@ KEEP_MOVES = tuple(f"keep {v}" for v in range(6))
 TOP_MOVES = tuple(f"top {mage_label(2, m)}" for m in range(4))
 BID_MOVES = tuple(f"bid {k}" for k in range(31))
 COLOUR_MOVES = tuple(f"colour {c}" for c in COLOURS)
+BURN_MOVES = tuple(f"burn {mage_label(2, m)}" for m in range(4))
 WITHDRAW = "withdraw"
 CLOSE = "close"
 
@@ -59,6 +62,7 @@ MOVES: dict[str, tuple[str, int]] = {
     **{m: ("top", v) for v, m in enumerate(TOP_MOVES)},
     **{m: ("bid", v) for v, m in enumerate(BID_MOVES)},
     **{m: ("colour", v) for v, m in enumerate(COLOUR_MOVES)},
+    **{m: ("burn", v) for v, m in enumerate(BURN_MOVES)},
     WITHDRAW: ("withdraw", 0),
     CLOSE: ("close", 0),
 }
@@ -143,6 +147,8 @@ class DrekkiRules(Rules):
             return act.place_bid(state, seat, value)
         if kind == "withdraw":
             return act.withdraw(state, seat)
+        if kind == "burn":
+            return act.burn_winner(state, value)
         return act.hold_charm(state, value)  # "colour": the winner's pick among tied colours
 
     def _close(self, state: DrekkiState, seat: int) -> DrekkiState:
@@ -161,13 +167,16 @@ class DrekkiRules(Rules):
         return Countdown(seat=state.leader, move=CLOSE, seconds=state.countdown)
 
     def timeout_move(self, state: DrekkiState, seat: int) -> str | None:
-        """A seat out of time withdraws (the opener bids 0), lays its lowest card, picks the first colour."""
+        """A seat out of time withdraws (the opener bids 0), lays its lowest card, picks the first
+        colour, or (duel, broken charm) burns its mage to the left of the faced one."""
         moves = self.legal_moves(state, seat)
         if not moves:
             return None
         if WITHDRAW in moves:
             return WITHDRAW
-        return moves[0]  # the lowest bid, card or drawn card; the first pile; the first tied colour
+        # The lowest bid, card or drawn card; the first pile; the first tied colour; the
+        # first mage clockwise from the faced one.
+        return moves[0]
 
     # -- what a seat sees --------------------------------------------------------------------
 
@@ -245,7 +254,7 @@ def _to_act(state: DrekkiState) -> tuple[int, ...]:
         if state.turn >= 0:
             return (state.turn,)
         return tuple(s for s in state.still_in() if s != state.leader)
-    if state.phase == COLOUR:
+    if state.phase in (COLOUR, BURN):
         return (state.leader,)
     return ()
 
@@ -263,6 +272,9 @@ def _legal(state: DrekkiState, seat: int) -> tuple[str, ...]:
         return bids if state.high < 0 else bids + (WITHDRAW,)
     if state.phase == COLOUR:
         return tuple(COLOUR_MOVES[c] for c in act.majority_colours(state.chosen))
+    if state.phase == BURN:
+        # Clockwise from the faced mage: the first is the one the timeout burns.
+        return tuple(BURN_MOVES[m] for m in act.burn_choices(state))
     return ()
 
 
@@ -271,6 +283,8 @@ def _why_waiting(state: DrekkiState, seat: int) -> str:
         return f"seat {seat} has already laid its card{'s' if state.duel else ''} this round"
     if state.phase == COLOUR:
         return f"only seat {state.leader}, who won the auction, picks the colour"
+    if state.phase == BURN:
+        return f"only seat {state.leader}, whose charm broke, picks which of its mages is burned"
     if state.out >> seat & 1:
         return f"seat {seat} has withdrawn from this auction"
     if state.high < 0:
@@ -292,17 +306,24 @@ def _why_illegal(state: DrekkiState, seat: int, kind: str, value: int) -> str:
             return "the charm held on a tie: the auction winner must pick a colour"
         tied = ", ".join(COLOURS[c] for c in act.majority_colours(state.chosen))
         return f"{COLOURS[value]} is not among the tied majority colours ({tied})"
+    if state.phase == BURN:
+        if kind != "burn":
+            return "the charm broke: the auction winner must pick which of its mages takes the tile"
+        mages = " or ".join(mage_label(2, m) for m in act.burn_choices(state))
+        return f"mage {mage_label(2, value)} is not the winner's: burn {mages}"
     if kind == "bid":
         if value > state.max_total:
             return f"a bid cannot exceed {state.max_total}, the highest total the cards can show"
         return f"bid {value} is not higher than the standing bid {state.high}"
     if kind == "withdraw":
         return "the mage the dragon faces opens the auction and must bid: it cannot withdraw"
+    if kind in ("colour", "burn"):
+        return f"the auction is still on: there is no {'colour' if kind == 'colour' else 'mage'} to pick yet"
     return "the cards are laid: this is the auction, bid or withdraw"
 
 
 def _why_not_card(state: DrekkiState, seat: int, kind: str, value: int) -> str:
-    if kind in ("bid", "withdraw", "colour"):
+    if kind in ("bid", "withdraw", "colour", "burn"):
         return "no auction yet: the mages are still choosing their cards"
     if not state.duel:
         if kind != "play":

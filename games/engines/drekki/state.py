@@ -26,8 +26,11 @@ from .tiles import COLOURS, TILES, TILESET
 CARDS = "cards"
 BIDDING = "bidding"
 COLOUR = "colour"
+BURN = "burn"
 OVER = "over"
-PHASES = (CARDS, BIDDING, COLOUR, OVER)
+PHASES = (CARDS, BIDDING, COLOUR, BURN, OVER)
+# Phases in which the laid cards are face up: the charm is being worked out.
+REVEALED = (COLOUR, BURN)
 
 NO_CARD = -1
 CARD_VALUES = tuple(range(6))
@@ -74,8 +77,9 @@ class Round:
 
     ``leader`` is the seat that won the auction with ``bid``. ``colour`` is the
     power colour that moved the dragon, -1 when the charm broke. ``stops`` lists
-    the mages the dragon stopped at (when the charm broke: the winner's mage
-    that was burned).
+    the mages the dragon stopped at; when the charm broke the dragon did not
+    move, and ``stops`` holds the winner's mage that was burned (the next
+    dragon faces it: it is the "last targeted").
     """
 
     tile: int
@@ -484,5 +488,14 @@ def check_consistency(state: DrekkiState) -> None:
                 raise PositionError(f"mage {m} has its chosen card {card} still in hand")
     if state.phase == CARDS and (state.high >= 0 or state.leader >= 0):
         raise PositionError("no bid stands while the cards are being chosen")
-    if state.phase in (BIDDING, COLOUR) and NO_CARD in state.chosen:
+    if state.phase in (BIDDING, COLOUR, BURN) and NO_CARD in state.chosen:
         raise PositionError("the auction starts only once every mage has laid a card")
+    if state.phase in REVEALED and state.leader < 0:
+        raise PositionError(f"the {state.phase} phase needs the auction's winner")
+    if state.phase == BURN:
+        if not state.duel:
+            raise PositionError("only the two-player variant has a burn phase")
+        if state.high <= sum(state.chosen):
+            raise PositionError("the burn phase follows a broken charm: the bid must exceed the revealed total")
+        if state.owner(state.facing) == state.leader:
+            raise PositionError("the winner runs the faced mage: that mage is burned, there is nothing to choose")

@@ -24,9 +24,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import PositionError
-from .play import majority_colours
+from .play import burn_choices, majority_colours
 from .state import (
     BIDDING,
+    BURN,
     CARD_VALUES,
     CARDS,
     COLOUR,
@@ -34,6 +35,7 @@ from .state import (
     HORDE_PLAN,
     NO_CARD,
     OVER,
+    REVEALED,
     ROUNDS,
     DrekkiState,
     Round,
@@ -46,7 +48,6 @@ from .state import (
     seat_mages,
 )
 from .tiles import COLOURS, TILES, TILESET
-
 
 # Views are built for every seat after every move: what does not depend on the
 # state is worked out once here.
@@ -138,7 +139,7 @@ def _seat_dicts(state: DrekkiState, viewer: int | None) -> list[dict[str, Any]]:
 
 
 def _auction_dict(state: DrekkiState) -> dict[str, Any] | None:
-    if state.phase not in (BIDDING, COLOUR):
+    if state.phase not in (BIDDING, COLOUR, BURN):
         return None
     return {
         "type": TILES[state.tile].auction,
@@ -174,8 +175,9 @@ def build_view(
         "mages": [_mage_dict(state, m, label, owner, seat) for m, label, owner in _MAGES[state.players]],
         "seats": _seat_dicts(state, seat),
         "auction": _auction_dict(state),
-        "revealed": list(state.chosen) if state.phase == COLOUR else None,
+        "revealed": list(state.chosen) if state.phase in REVEALED else None,
         "colours": _tied_colours(state),
+        "burn": _burn_choices(state),
         "dropped": [TILES[t].id for t in state.dropped],
         "history": [_round_dict(r) for r in state.history],
         "last_move": _last_move(state, seat),
@@ -208,7 +210,8 @@ def _revealed_moves(state: DrekkiState) -> list[dict[str, Any]]:
     """The cards laid face down this round, as moves, in the version that reveals them.
 
     The reveal comes with the move that ends the auction: the cards stay up while
-    the winner picks among tied colours, else the round is over at once. (The
+    the winner picks among tied colours (or, in the duel, its burned mage), else
+    the round is over at once. (The
     table's move list shows each in place of that seat's latest hidden move.) In
     the duel a laid card may come from the top of a pile ("top A1", public) or from
     the drawn pair ("keep 4"); which mage drew is not kept, so the duel reveals
@@ -216,7 +219,7 @@ def _revealed_moves(state: DrekkiState) -> list[dict[str, Any]]:
     """
     if state.duel or state.last is None:
         return []
-    if state.phase == COLOUR:
+    if state.phase in REVEALED:
         cards = state.chosen
     elif state.phase in (CARDS, OVER) and state.history and state.last[1].split(" ", 1)[0] in _AUCTION_MOVES:
         cards = state.history[-1].cards
@@ -229,6 +232,14 @@ def _tied_colours(state: DrekkiState) -> list[str] | None:
     if state.phase != COLOUR:
         return None
     return [COLOURS[c] for c in majority_colours(state.chosen)]
+
+
+def _burn_choices(state: DrekkiState) -> list[int] | None:
+    """Duel, broken charm: the winner's mages, one of which it must burn (public: the
+    cards are up and everybody knows who runs which mage)."""
+    if state.phase != BURN:
+        return None
+    return list(burn_choices(state))
 
 
 # -- determinisation ---------------------------------------------------------------------

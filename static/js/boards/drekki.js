@@ -1,6 +1,7 @@
 // The Drekki board: the mages round the table, the dragon tile facing its target,
 // your hand (or, in the duel, your piles), the auction with its countdown, the
-// reveal and the dragon's flight, the tied-colour choice and the final scores.
+// reveal and the dragon's flight, the tied-colour choice, the duel's choice of the
+// burned mage when a charm breaks, and the final scores.
 //
 // Everything is drawn from the seat's view (rules.view(state, seat), see
 // games/engines/drekki/views.py) and the shell's ctx; a move is only ever one
@@ -128,10 +129,12 @@ function texts() {
     promptBid: gettext("Your turn to speak: raise or withdraw."),
     promptLive: gettext("Live auction: raise whenever you like, or withdraw."),
     promptColour: gettext("The colours are tied: choose the one that moves the dragon."),
+    promptBurn: gettext("Your charm broke: choose which of your mages takes the tile."),
     waitingCards: gettext("The mages are choosing their cards: waiting for %(names)s."),
     waitingBid: gettext("Auction: %(name)s to speak."),
     waitingLive: gettext("Live auction: waiting for a raise from %(names)s."),
     waitingColour: gettext("%(name)s picks the colour that moves the dragon."),
+    waitingBurn: gettext("%(name)s picks which of their mages takes the tile."),
     gameOver: gettext("The game is over: the whole horde has passed."),
     // The tile
     tileTitle: gettext("The dragon"),
@@ -195,11 +198,17 @@ function texts() {
     colourButton: gettext("%(colour)s: the dragon goes to %(name)s"),
     colourButton2: gettext("%(colour)s: the dragon goes to %(first)s, then %(second)s"),
     colourTied: gettext("Tied: %(colours)s."),
+    // Burned mage choice (duel)
+    burnTitle: gettext("The charm breaks"),
+    burnRevealed: gettext("Revealed: %(cards)s = %(total)s; the bid was %(bid)s: the charm breaks."),
+    burnExplain: gettext("%(name)s takes the tile (%(burns)s burns) on one of their mages, chosen by them; the dragon does not move, and the next one faces that mage."),
+    burnButton: gettext("Mage %(label)s takes the tile"),
     // Reveal
     revealTitle: gettext("Last round"),
     revealNone: gettext("No round played yet."),
     revealCards: gettext("Round %(round)s, dragon %(tile)s: %(cards)s = %(total)s."),
     revealBroken: gettext("%(name)s bid %(bid)s, more than the total: the charm breaks and %(name)s is burned."),
+    revealBrokenMage: gettext("%(name)s bid %(bid)s, more than the total: the charm breaks and mage %(label)s is burned."),
     revealHeld: gettext("%(name)s bid %(bid)s, no more than the total: the charm holds. %(name)s takes a tear and is immune."),
     revealColour: gettext("Majority colour: %(colour)s."),
     revealStop: gettext("The dragon goes from %(from)s to %(to)s: %(to)s is burned."),
@@ -240,12 +249,12 @@ function texts() {
 
 /** The seat's "play"/"bid"/... moves, sorted into what the board needs. */
 function sortMoves(legal) {
-  const moves = { play: new Map(), top: new Map(), keep: new Map(), bid: new Map(), colour: new Map(), withdraw: null };
+  const moves = { play: new Map(), top: new Map(), keep: new Map(), bid: new Map(), colour: new Map(), burn: new Map(), withdraw: null };
   for (const move of legal || []) {
     const [kind, arg] = move.split(" ");
     if (kind === "withdraw") moves.withdraw = move;
     else if (kind === "play" || kind === "keep" || kind === "bid") moves[kind].set(Number(arg), move);
-    else if (kind === "top" || kind === "colour") moves[kind].set(arg, move);
+    else if (kind === "top" || kind === "colour" || kind === "burn") moves[kind].set(arg, move);
   }
   return moves;
 }
@@ -469,7 +478,8 @@ class DrekkiBoard {
     if (!previous) return null;
     const h = this.view.history;
     if (h.length === previous.history.length + 1) return { kind: "round", round: h[h.length - 1], index: h.length };
-    if (this.view.phase === "colour" && previous.phase !== "colour") return { kind: "tie" };
+    // The cards turn face up while the winner chooses (a tied colour, or the duel's burned mage).
+    if (this.view.revealed && !previous.revealed) return { kind: "tie" };
     return null;
   }
 
@@ -538,6 +548,7 @@ class DrekkiBoard {
     if (m.top.size) return t.promptTop;
     if (m.keep.size) return t.promptKeep;
     if (m.colour.size) return t.promptColour;
+    if (m.burn.size) return t.promptBurn;
     if (m.bid.size) {
       if (v.auction && v.auction.high === null) return t.promptOpen;
       return v.auction?.type === "live" ? t.promptLive : t.promptBid;
@@ -545,6 +556,7 @@ class DrekkiBoard {
     let text = "";
     if (v.phase === "cards") text = fmt(t.waitingCards, { names: this.names(toAct) });
     else if (v.phase === "colour") text = fmt(t.waitingColour, { name: this.names(toAct) });
+    else if (v.phase === "burn") text = fmt(t.waitingBurn, { name: this.names(toAct) });
     else if (v.phase === "bidding") {
       if (v.auction?.turn !== null && v.auction?.turn !== undefined) text = fmt(t.waitingBid, { name: this.seatName(v.auction.turn) });
       else text = fmt(t.waitingLive, { names: this.names(toAct) });
@@ -975,14 +987,18 @@ class DrekkiBoard {
 
   renderChoice() {
     const v = this.view;
-    const t = this.t;
     const box = this.choiceBox;
     box.replaceChildren();
-    if (v.phase !== "colour" || !v.revealed) {
-      box.hidden = true;
-      return;
-    }
-    box.hidden = false;
+    box.hidden = !v.revealed || (v.phase !== "colour" && v.phase !== "burn");
+    if (box.hidden) return;
+    box.dataset.choice = v.phase;
+    if (v.phase === "colour") this.renderColourChoice(box);
+    else this.renderBurnChoice(box);
+  }
+
+  renderColourChoice(box) {
+    const v = this.view;
+    const t = this.t;
     html("h3", {}, box, t.colourTitle);
     const total = v.revealed.reduce((a, b) => a + b, 0);
     const p = html("p", {}, box);
@@ -1006,6 +1022,26 @@ class DrekkiBoard {
       } else {
         html("p", { className: "dk-colour-choice" }, group).append(shapeChip(colour), ` ${label}`);
       }
+    }
+  }
+
+  /** Duel, broken charm: the winner picks which of its two mages takes the tile. */
+  renderBurnChoice(box) {
+    const v = this.view;
+    const t = this.t;
+    html("h3", {}, box, t.burnTitle);
+    const total = v.revealed.reduce((a, b) => a + b, 0);
+    html("p", {}, box, fmt(t.burnRevealed, { cards: v.revealed.map((c) => `${c}`).join(" + "), total, bid: v.auction?.high ?? "?" }));
+    const winner = v.auction?.leader ?? (v.to_act || [])[0];
+    html("p", {}, box, fmt(t.burnExplain, { name: this.seatName(winner), burns: v.tile?.burns ?? "?" }));
+    const group = html("div", { className: "dk-colours", role: "group", "aria-label": t.burnTitle }, box);
+    // Clockwise from the faced mage, in the view as in the legal moves.
+    const labels = (v.burn || []).map((m) => v.mages[m].label);
+    for (const label of labels) {
+      const text = fmt(t.burnButton, { label });
+      const move = this.moves.burn.get(label);
+      if (move) group.append(this.button(move, { className: "dk-colour-choice dk-burn-choice", "data-move": move }, text, (b) => b.append(text)));
+      else html("p", { className: "dk-colour-choice dk-burn-choice" }, group, text);
     }
   }
 
@@ -1133,7 +1169,8 @@ class DrekkiBoard {
     const lines = [fmt(t.revealCards, { round: number, tile: round.tile, cards, total: round.total })];
     const winner = this.seatName(round.leader);
     if (round.charm === "broken") {
-      lines.push(fmt(t.revealBroken, { name: winner, bid: round.bid }));
+      if (this.view.players === 2) lines.push(fmt(t.revealBrokenMage, { name: winner, bid: round.bid, label: this.view.mages[round.stops[0]].label }));
+      else lines.push(fmt(t.revealBroken, { name: winner, bid: round.bid }));
       return lines;
     }
     lines.push(fmt(t.revealHeld, { name: winner, bid: round.bid }));

@@ -1,0 +1,95 @@
+"""Copies of the library set aside for a session, and taken off the shelf
+while it runs ("in use"), then put back."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from catalog import services as catalog
+from catalog.models import Copy
+from games.bookings.errors import BookingError
+from games.bookings.models import CopyReservation, Session
+from games.bookings.services.locks import lock_session, require_staff
+
+
+@transaction.atomic
+def reserve_copy(session_id: Any, copy_id: Any, by: Any, now: datetime | None = None) -> CopyReservation:
+    """Set a copy aside for a session. Refused for a copy of a game not on
+    offer, a copy lent out or in quarantine, or one already reserved for an
+    overlapping session."""
+    require_staff(by)
+    session = lock_session(session_id)
+    if session.status != Session.Status.SCHEDULED:
+        raise BookingError("session_cancelled")
+    try:
+        copy = Copy.objects.select_for_update().select_related("game").get(pk=int(copy_id))
+    except (Copy.DoesNotExist, TypeError, ValueError):
+        raise BookingError("no_copy") from None
+    game_ids = set(session.games.values_list("id", flat=True))
+    if copy.game_id not in game_ids:
+        raise BookingError("copy_wrong_game")
+    if copy.status in (Copy.Status.LENT, Copy.Status.QUARANTINE):
+        raise BookingError("copy_unavailable", status=copy.get_status_display())
+    if session.copy_reservations.filter(copy=copy).exists():
+        raise BookingError("copy_already_reserved")
+    clash = (CopyReservation.objects.filter(copy=copy, session__status=Session.Status.SCHEDULED)
+             .filter(session__starts_at__lt=session.ends_at, session__ends_at__gt=session.starts_at)
+             .select_related("session").first())
+    if clash is not None:
+        raise BookingError("copy_taken", other=str(clash.session))
+    return CopyReservation.objects.create(session=session, copy=copy, created_by=by)
+
+
+@transaction.atomic
+def release_copy(reservation_id: Any, by: Any, now: datetime | None = None) -> None:
+    """Give up a reservation; a copy the worker took off the shelf goes back."""
+    require_staff(by)
+    try:
+        reservation = CopyReservation.objects.select_for_update().get(pk=int(reservation_id))
+    except (CopyReservation.DoesNotExist, TypeError, ValueError):
+        raise BookingError("no_reservation") from None
+    _put_back(reservation, now or timezone.now())
+    reservation.delete()
+
+
+def _put_back(reservation: CopyReservation, now: datetime) -> None:
+    if reservation.taken_at is None or reservation.returned_at is not None:
+        return
+    copy = Copy.objects.select_for_update().get(pk=reservation.copy_id)
+    if copy.status == Copy.Status.IN_USE:
+        catalog.set_copy_status(copy, Copy.Status.AVAILABLE)
+    reservation.returned_at = now
+    reservation.save(update_fields=["returned_at"])
+
+
+@transaction.atomic
+def sync_copies(now: datetime | None = None) -> int:
+    """Copies reserved for a session that is running leave the shelf ("in
+    use"); once it is over (or cancelled) they go back. Only a copy that was
+    on the shelf is taken, and only one still "in use" is put back: a copy a
+    host lent or quarantined meanwhile keeps the status the host gave it."""
+    now = now or timezone.now()
+    moved = 0
+    running = CopyReservation.objects.filter(
+        taken_at__isnull=True, session__status=Session.Status.SCHEDULED,
+        session__starts_at__lte=now, session__ends_at__gt=now,
+    )
+    for reservation in running.select_related("copy")[:50]:
+        copy = Copy.objects.select_for_update().get(pk=reservation.copy_id)
+        if copy.status == Copy.Status.AVAILABLE:
+            catalog.set_copy_status(copy, Copy.Status.IN_USE)
+            reservation.taken_at = now
+            reservation.save(update_fields=["taken_at"])
+            moved += 1
+    finished = CopyReservation.objects.filter(taken_at__isnull=False, returned_at__isnull=True).filter(
+        Q(session__ends_at__lte=now) | Q(session__status=Session.Status.CANCELLED)
+    )
+    for reservation in finished[:50]:
+        _put_back(reservation, now)
+        moved += 1
+    return moved
