@@ -35,7 +35,7 @@ ERRORS: dict[str, tuple[int, Any]] = {
     "invalid_token": (401, _("This token is unknown, revoked or expired.")),
     "bad_json": (400, _("The body is not valid JSON.")),
     "bad_message": (400, _("The body must be a JSON object.")),
-    "bad_name": (400, _("A display name needs 2 to %(max)d printable characters.") % {"max": GUEST_NAME_MAX}),
+    "bad_name": (400, _("A display name needs 2 to %(max)d printable characters.")),
     "frame_too_large": (413, _("The body is too large.")),
     "rate_limited": (429, _("Too many guest tokens were asked from your address. Try again later.")),
     "method_not_allowed": (405, _("This address only answers POST.")),
@@ -45,7 +45,7 @@ ERRORS: dict[str, tuple[int, Any]] = {
 def error_response(code: str, detail: str = "", **headers: str) -> JsonResponse:
     """The API's error shape ({"t": "error", "code", "message"}), with its status."""
     status, message = ERRORS[code]
-    body: dict[str, Any] = {"t": "error", "code": code, "message": str(message)}
+    body: dict[str, Any] = {"t": "error", "code": code, "message": str(message) % {"max": GUEST_NAME_MAX}}
     if detail:
         body["detail"] = detail
     response = JsonResponse(body, status=status, json_dumps_params={"ensure_ascii": False})
