@@ -17,6 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -112,7 +113,7 @@ def clean_token_name(raw: Any) -> str:
 def create_personal_token(user: Any, raw_name: Any) -> tuple[PersonalToken, str]:
     """A new personal token for ``user``; the token text is returned once and never stored."""
     name = clean_token_name(raw_name)
-    type(user).objects.select_for_update().filter(pk=user.pk).first()  # one creation at a time per account
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one creation at a time per account
     if PersonalToken.objects.filter(user=user, revoked_at__isnull=True).count() >= max_personal_tokens():
         raise TokenError("too_many_tokens", f"an account holds at most {max_personal_tokens()} tokens")
     token, prefix, hashed = _new_secret(PersonalToken.MARKER)
