@@ -295,3 +295,5 @@ LUDO_GUEST_TOKEN_RATE_LIMIT = (env_int("LUDO_GUEST_TOKEN_RATE_LIMIT", 10, minimu
 LUDO_GUEST_TOKEN_IDLE_DAYS = env_int("LUDO_GUEST_TOKEN_IDLE_DAYS", 30, minimum=1, maximum=3650)
 # Active personal tokens per account.
 LUDO_MAX_PERSONAL_TOKENS = 20
+# An open socket's token is checked again at its first message after this many seconds.
+LUDO_TOKEN_RECHECK_SECONDS = 60

@@ -198,3 +198,12 @@ def authenticate(token: str, now: Any = None) -> Bearer | None:
         model.objects.filter(pk=found.pk).update(last_used_at=now)
         found.last_used_at = now
     return Bearer(found, user)
+
+
+def still_valid(bearer: Bearer, now: Any = None) -> bool:
+    """Whether the token of an open socket still stands (not revoked, its
+    account active); marks it used. One query."""
+    rows = type(bearer.token).objects.filter(pk=bearer.token.pk, revoked_at__isnull=True)
+    if bearer.user is not None:
+        rows = rows.filter(user__is_active=True)
+    return rows.update(last_used_at=now or timezone.now()) == 1

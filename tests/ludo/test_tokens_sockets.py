@@ -156,3 +156,33 @@ def test_a_real_server_takes_tokens_in_the_header_and_the_subprotocol_and_refuse
         assert refused.value.response.status_code == 403
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("how", ["revoked", "deactivated"])
+async def test_an_open_socket_is_closed_once_its_token_no_longer_stands(bob, settings, how):
+    from django.contrib.auth import get_user_model
+
+    settings.LUDO_TOKEN_RECHECK_SECONDS = 0
+    row, token = await db(tokens.create_personal_token)(bob, "bot")
+    connected, _, comm = await socket("/ws/ping/", token)
+    assert connected
+    assert (await request(comm, t="ping", id=1))["t"] == "pong"
+    if how == "revoked":
+        await db(tokens.revoke_personal_token)(bob, row.pk)
+    else:
+        await db(get_user_model().objects.filter(pk=bob.pk).update)(is_active=False)
+    await comm.send_to(text_data=json.dumps({"t": "ping", "id": 2}))
+    assert await comm.receive_output(5) == {"type": "websocket.close", "code": 4401}
+    await comm.wait(5)
+
+
+async def test_an_open_socket_with_a_good_token_stays_open_and_marks_it_used(settings):
+    settings.LUDO_TOKEN_RECHECK_SECONDS = 0
+    row, token = await db(tokens.create_guest_token)("Zoé")
+    connected, _, comm = await socket("/ws/ping/", token)
+    assert connected
+    for n in range(3):
+        assert (await request(comm, t="ping", id=n))["t"] == "pong"
+    await db(row.refresh_from_db)()
+    assert row.last_used_at is not None
+    await comm.disconnect()
