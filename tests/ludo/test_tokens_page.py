@@ -99,7 +99,7 @@ def test_the_admin_shows_tokens_without_their_text_and_revokes_them(bob):
     row, token = services.create_personal_token(bob, "laptop")
     guest, guest_token = services.create_guest_token("Odile", "203.0.113.5")
     admin = logged_in(root)
-    for path, shown in ((f"/admin/tokens/personaltoken/", row.shown), ("/admin/tokens/guesttoken/", guest.shown)):
+    for path, shown in (("/admin/tokens/personaltoken/", row.shown), ("/admin/tokens/guesttoken/", guest.shown)):
         html = admin.get(path).content.decode()
         assert shown in html and token not in html and guest_token not in html and row.digest not in html
     detail = admin.get(f"/admin/tokens/personaltoken/{row.pk}/change/").content.decode()
