@@ -39,7 +39,8 @@ def create_table(http: httpx.Client, token: str, game: str, level: str) -> dict:
 def describe(table: dict) -> str:
     outcome = table.get("outcome") or {}
     winners = outcome.get("winners") or []
-    names = [seat["name"] or seat["bot"] or f"seat {seat['index']}" for seat in table["seats"]]
+    names = [seat["name"] or (f"the {seat['bot']} bot" if seat["bot"] else f"seat {seat['index']}")
+             for seat in table["seats"]]
     if table["status"] == "aborted":
         verdict = "aborted"
     elif not winners:
