@@ -137,3 +137,21 @@ def test_a_token_guest_is_the_same_who_as_a_session_guest_would_be():
     token = ask(Client(), {"name": "Odile"}).json()["token"]
     row = GuestToken.objects.get()
     assert authenticate(token).who() == services.Who(guest_key=row.guest_key, name="Odile")
+
+
+def test_the_daily_command_deletes_only_idle_guest_tokens():
+    from datetime import timedelta
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from ludo.tokens.services import authenticate, create_guest_token
+
+    idle, _ = create_guest_token("Odile")
+    _, kept = create_guest_token("Max")
+    GuestToken.objects.filter(pk=idle.pk).update(created_at=timezone.now() - timedelta(days=40))
+    out = StringIO()
+    call_command("clear_guest_tokens", stdout=out)
+    assert "1 guest tokens" in out.getvalue()
+    assert list(GuestToken.objects.values_list("display_name", flat=True)) == ["Max"] and authenticate(kept)
