@@ -1,10 +1,12 @@
 """The JSON HTTP API for tables: the lobby (list, create, join, start), playing
 for clients that do not hold a socket (external bots), replays and exports.
 
-Same people, same rules as the pages and the socket: the session says who you
-are (an account, or a guest with a display name), every check lives in
-``games.services``. POSTs need Django's CSRF token (the ``csrftoken`` cookie,
-set by any GET here, sent back in the ``X-CSRFToken`` header). Errors are
+Same people, same rules as the pages and the socket: an API token
+(``Authorization: Bearer``, docs/api.md) or else the session says who you are
+(an account, or a guest with a display name); every check lives in
+``games.services``. Session POSTs need Django's CSRF token (the ``csrftoken``
+cookie, set by any GET here, sent back in the ``X-CSRFToken`` header); token
+requests do not (``ludo.tokens.http.request_who``). Errors are
 ``{"t": "error", "code": ..., "message": ...}`` with a fitting status.
 """
 
@@ -18,11 +20,12 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.utils import translation
 from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import engines, services
 from games.protocol import MAX_FRAME_BYTES, TableError, frame_for
+from ludo.tokens.http import Refused, request_who
 
 STATUS = {
     "not_found": 404,
@@ -71,7 +74,11 @@ def api(view: Callable[..., Any]) -> Callable[..., JsonResponse]:
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
         try:
-            result = view(request, services.Who.from_request(request), *args, **kwargs)
+            who = request_who(request)  # checks the CSRF token where a cookie says who you are
+        except Refused as exc:
+            return exc.response
+        try:
+            result = view(request, who, *args, **kwargs)
         except TableError as exc:
             response = JsonResponse(frame_for(exc, language=translation.get_language()),
                                     status=STATUS.get(exc.code, 400))
@@ -81,7 +88,7 @@ def api(view: Callable[..., Any]) -> Callable[..., JsonResponse]:
             result, status = result
         return JsonResponse(result, status=status, json_dumps_params={"ensure_ascii": False})
 
-    return never_cache(wrapper)
+    return csrf_exempt(never_cache(wrapper))
 
 
 # -- the lobby -------------------------------------------------------------------------------------
@@ -199,7 +206,11 @@ def replay(request: HttpRequest, who: services.Who, table_id: int) -> dict[str, 
 @require_GET
 def export(request: HttpRequest, table_id: int) -> JsonResponse:
     try:
-        data = services.export(table_id, services.Who.from_request(request), request.GET.get("invite"))
+        who = request_who(request)
+    except Refused as exc:
+        return exc.response
+    try:
+        data = services.export(table_id, who, request.GET.get("invite"))
     except TableError as exc:
         return JsonResponse(frame_for(exc, language=translation.get_language()), status=STATUS.get(exc.code, 400))
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})

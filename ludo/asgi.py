@@ -1,7 +1,9 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
 WebSockets pass the origin check (the site's own hosts only) and the session
-and auth middleware before reaching a consumer.
+and auth middleware before reaching a consumer; a handshake that carries an API
+token instead goes straight to the consumers as the token's person
+(ludo/tokens/asgi.py).
 """
 
 import gc
@@ -14,10 +16,12 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from ludo.tokens.asgi import TokenAuthMiddleware  # noqa: E402
 
 
 class SiteOriginValidator(OriginValidator):
@@ -33,10 +37,15 @@ class SiteOriginValidator(OriginValidator):
         return super().valid_origin(parsed_origin)
 
 
+sockets = URLRouter(websocket_urlpatterns)
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": TokenAuthMiddleware(
+            # Cookies only for the language: the token says who is asking.
+            token_app=CookieMiddleware(sockets),
+            session_app=SiteOriginValidator(AuthMiddlewareStack(sockets)),
+        ),
     }
 )
 

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "catalog",
     "games",
     "games.bookings",
+    "ludo.tokens",
 ]
 
 MIDDLEWARE = [
@@ -285,3 +286,14 @@ LUDO_BOT_LEASE_SECONDS = env_int("LUDO_BOT_LEASE_MS", 10_000, minimum=1000, maxi
 # Messages per 20 s: per socket (lichess's figure for a player), per person on one process.
 LUDO_WS_RATE_LIMIT = (env_int("LUDO_WS_RATE_LIMIT", 100, minimum=1), 20.0)
 LUDO_WS_PERSON_RATE_LIMIT = (env_int("LUDO_WS_PERSON_RATE_LIMIT", 200, minimum=1), 20.0)
+
+# -- API tokens (ludo/tokens, docs/api.md) ---------------------------------------------------
+
+# Guest tokens (POST /api/guest) per client address and server process: 10 an hour.
+LUDO_GUEST_TOKEN_RATE_LIMIT = (env_int("LUDO_GUEST_TOKEN_RATE_LIMIT", 10, minimum=1), 3600.0)
+# A guest token nobody used for this many days stops working (manage.py clear_guest_tokens deletes it).
+LUDO_GUEST_TOKEN_IDLE_DAYS = env_int("LUDO_GUEST_TOKEN_IDLE_DAYS", 30, minimum=1, maximum=3650)
+# Active personal tokens per account.
+LUDO_MAX_PERSONAL_TOKENS = 20
+# An open socket's token is checked again at its first message after this many seconds.
+LUDO_TOKEN_RECHECK_SECONDS = 60

@@ -37,6 +37,7 @@ urlpatterns += i18n_patterns(
     path("catalogue/", include("catalog.urls")),
     path("sessions/", include("games.bookings.urls")),
     path("", include("games.urls")),
+    path("", include("ludo.tokens.urls")),
     path("admin/", admin.site.urls),
     prefix_default_language=False,
 )

@@ -1,0 +1,116 @@
+"""A Ludo client in one file: get a guest token, open a table against a bot,
+and play it to the end with random legal moves (docs/api.md, docs/protocol.md).
+
+    pip install httpx websockets
+    python docs/examples/client.py --server http://127.0.0.1:8000 --game quatre-en-ligne
+
+Exit status: 0 once the game is over (whoever won), 1 when something failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+
+import httpx
+import websockets
+
+PING_EVERY = 20.0  # seconds without a frame before the client pings (docs/api.md, "Playing")
+
+
+def get_guest_token(http: httpx.Client, name: str) -> str:
+    answer = http.post("/api/guest", json={"name": name})
+    if answer.status_code != 201:
+        raise SystemExit(f"no guest token: {answer.status_code} {answer.text}")
+    return answer.json()["token"]
+
+
+def create_table(http: httpx.Client, token: str, game: str, level: str) -> dict:
+    answer = http.post("/api/tables/quick/", json={"game": game, "level": level},
+                       headers={"Authorization": f"Bearer {token}"})
+    if answer.status_code != 201:
+        raise SystemExit(f"no table: {answer.status_code} {answer.text}")
+    return answer.json()
+
+
+def describe(table: dict) -> str:
+    outcome = table.get("outcome") or {}
+    winners = outcome.get("winners") or []
+    names = [seat["name"] or (f"the {seat['bot']} bot" if seat["bot"] else f"seat {seat['index']}")
+             for seat in table["seats"]]
+    if table["status"] == "aborted":
+        verdict = "aborted"
+    elif not winners:
+        verdict = "a draw"
+    else:
+        verdict = "won by " + ", ".join(names[w] for w in winners)
+        verdict += " (you won)" if table["seat"] in winners else " (you lost)"
+    reason = f", {outcome['reason']}" if outcome.get("reason") else ""
+    return f"table {table['table']} ({table['game']}) {table['status']} at v{table['v']}: {verdict}{reason}"
+
+
+async def play(ws_url: str, token: str, rng: random.Random) -> dict:
+    """Play our seat until the table's status is finished or aborted; the last frame."""
+    async with websockets.connect(ws_url, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+        await ws.send(json.dumps({"t": "hello", "id": "hello"}))
+        latest: dict | None = None  # the last state/update: the truth we act on
+        sent_for = -1  # the version we last sent a move for
+        moves = 0
+        while True:
+            try:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), PING_EVERY))
+            except asyncio.TimeoutError:
+                await ws.send(json.dumps({"t": "ping"}))
+                continue
+            kind = frame.get("t")
+            if kind in ("state", "update"):
+                if latest is None or frame["v"] >= latest["v"]:
+                    latest = frame
+            elif kind == "error":
+                print(f"  refused: {frame['code']}: {frame['message']}", file=sys.stderr)
+                if frame["code"] != "stale_version":  # stale: the next update brings the new v
+                    sent_for = -1  # choose again from a fresh state
+                    await ws.send(json.dumps({"t": "sync"}))
+                continue
+            else:  # ack, pong, presence, chat
+                continue
+            if latest["status"] in ("finished", "aborted"):
+                print(f"  {moves} moves played")
+                return latest
+            if latest["seat"] in latest["to_act"] and latest["legal"] and latest["v"] > sent_for:
+                move = rng.choice(latest["legal"])
+                sent_for = latest["v"]
+                moves += 1
+                await ws.send(json.dumps({"t": "move", "move": move, "v": latest["v"], "id": f"m{moves}"}))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Play a game against a Ludo bot with random legal moves.")
+    parser.add_argument("--server", default="http://127.0.0.1:8000", help="the site's address")
+    parser.add_argument("--game", default="quatre-en-ligne", help="a game's slug (GET /api/games/)")
+    parser.add_argument("--level", default="easy", help="the bot's level: easy, medium or hard")
+    parser.add_argument("--name", default="Exemple", help="the guest's display name")
+    parser.add_argument("--token", help="a personal API token to play as your account (default: a new guest)")
+    parser.add_argument("--seed", type=int, help="seed of the random choice of moves")
+    args = parser.parse_args()
+
+    server = args.server.rstrip("/")
+    with httpx.Client(base_url=server, timeout=20) as http:
+        token = args.token or get_guest_token(http, args.name)
+        table = create_table(http, token, args.game, args.level)
+    print(f"table {table['table']}: {table['game']}, you on seat {table['seat']}, against a bot ({args.level})")
+    ws_url = server.replace("http", "ws", 1) + f"/ws/tables/{table['table']}/"
+    try:
+        final = asyncio.run(play(ws_url, token, random.Random(args.seed)))
+    except (OSError, websockets.WebSocketException) as exc:
+        print(f"connection failed: {exc!r}", file=sys.stderr)
+        return 1
+    print(describe(final))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

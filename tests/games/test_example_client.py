@@ -1,0 +1,39 @@
+"""docs/examples/client.py, run as it is (a subprocess) against a real daphne
+and the real worker: it gets a guest token, plays a table against a bot to
+the end, and the server's database records the game as ended."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.games.live_helpers import ServerDB, Worker, assert_clean_logs
+from tests.servers import ROOT, DaphneServer
+
+CLIENT = ROOT / "docs" / "examples" / "client.py"
+
+
+@pytest.mark.parametrize("game", ["quatre-en-ligne", "rampants-sauteurs"])
+def test_the_example_client_plays_a_game_against_a_bot_to_the_end(server_env, game):
+    env = dict(server_env, LUDO_BOT_THINK_MS="50")
+    with DaphneServer(env) as server, Worker(env) as worker:
+        run = subprocess.run(
+            [sys.executable, str(CLIENT), "--server", server.origin, "--game", game, "--name", "Script", "--seed", "7"],
+            cwd=ROOT / "docs", capture_output=True, text=True, timeout=300,
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+        table_id = int(re.match(r"table (\d+):", run.stdout).group(1))
+        db = ServerDB(env["DATABASE_URL"])
+        table = db.table(table_id)
+        assert table["game"] == game and table["status"] == "finished" and table["outcome"] is not None
+        assert f"table {table_id} ({game}) finished at v{table['version']}" in run.stdout
+        moves = [action for action in db.actions(table_id) if action[2] == "move"]
+        assert {seat for _, seat, _, _ in moves} == {0, 1}  # the script and the bot both played
+        (seat,) = db.rows('SELECT guest_key, name FROM games_seat WHERE table_id = ? AND "index" = 0', table_id)
+        assert seat[0].startswith("t:") and seat[1] == "Script"  # a token guest, not a session
+        (count,) = db.rows("SELECT count(*) FROM tokens_guesttoken WHERE guest_key = ?", seat[0])
+        assert count == (1,)
+    assert_clean_logs(server, worker)
