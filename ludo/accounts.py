@@ -11,7 +11,7 @@ from django.db import transaction
 from django.http import HttpRequest
 
 # Apps whose every model the hosts manage (catalog, tables, sessions).
-HOST_APPS = ("catalog", "games", "bookings")
+HOST_APPS = ("catalog", "games", "bookings", "tokens")
 GUEST_NAME_KEY = "guest_name"
 GUEST_NAME_MAX = 40
 
