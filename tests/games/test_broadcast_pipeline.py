@@ -10,7 +10,7 @@ import pytest
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from redis.asyncio.client import Pipeline
 
-from games import services
+from games.services import broadcasts
 from tests.games.live_helpers import redis_url, require_redis
 
 pytestmark = pytest.mark.redis
@@ -32,7 +32,7 @@ async def test_broadcasts_made_together_reach_their_groups_in_order_in_one_round
         await layer.group_add("table.1", one)
         await layer.group_add("table.2", two)
         for i in range(50):
-            services._send_on(layer, "table.2" if i % 5 == 0 else "table.1", {"type": "table.update", "v": i})
+            broadcasts._send_on(layer, "table.2" if i % 5 == 0 else "table.1", {"type": "table.update", "v": i})
         got_one = [(await asyncio.wait_for(layer.receive(one), 5))["v"] for _ in range(40)]
         got_two = [(await asyncio.wait_for(layer.receive(two), 5))["v"] for _ in range(10)]
         assert got_one == [i for i in range(50) if i % 5]
@@ -40,10 +40,10 @@ async def test_broadcasts_made_together_reach_their_groups_in_order_in_one_round
         assert rounds == [50]  # made in one turn of the loop: one pipeline
 
         # Made while a pipeline waits for Redis, the next ones share the next one.
-        services._send_on(layer, "table.1", {"type": "table.update", "v": 100})
+        broadcasts._send_on(layer, "table.1", {"type": "table.update", "v": 100})
         await asyncio.sleep(0)  # the first pipeline is on its way
         for v in (101, 102, 103):
-            services._send_on(layer, "table.1", {"type": "table.update", "v": v})
+            broadcasts._send_on(layer, "table.1", {"type": "table.update", "v": v})
         assert [(await asyncio.wait_for(layer.receive(one), 5))["v"] for _ in range(4)] == [100, 101, 102, 103]
         assert rounds[1:] == [1, 3]
     finally:
