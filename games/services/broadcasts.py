@@ -12,15 +12,17 @@ import asyncio
 import logging
 import os
 import threading
-import weakref
 from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import SyncToAsync
+from channels import DEFAULT_CHANNEL_LAYER
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
+from django.conf import settings
 
 from games.models import Seat, Table
+from games.services import publisher
 from games.services.lobby import lobby_entry
 from games.services.store import _after_commit
 
@@ -95,75 +97,20 @@ def _sent(task: asyncio.Task) -> None:
 
 def _send_on(layer: Any, group: str, message: dict[str, Any]) -> None:
     """Broadcast from the running event loop, without waiting."""
-    publisher = _publisher(layer)
-    if publisher is not None:
-        publisher.add(group, message)
+    pipelined = _publisher(layer)
+    if pipelined is not None:
+        pipelined.group_send(group, message)
     else:
         asyncio.ensure_future(layer.group_send(group, message)).add_done_callback(_sent)
 
 
-class _Publisher:
-    """An event loop's broadcasts on the Redis pub/sub layer, sent in pipelines.
-
-    The layer's ``group_send`` makes one round trip per message, one message at
-    a time behind its connection's lock, each through redis-py's whole command
-    path. Here every broadcast made while a pipeline waits for Redis goes into
-    the next one: the same PUBLISH commands to the same channels (the layer's
-    names, serializer and shards; its subscribers cannot tell), in the order
-    they were made, one round trip for all of them.
-    """
-
-    def __init__(self, layer: Any) -> None:
-        self.layer = layer
-        self.queue: list[tuple[str, dict[str, Any]]] = []
-        self.task: asyncio.Future | None = None
-
-    def add(self, group: str, message: dict[str, Any]) -> None:
-        self.queue.append((group, message))
-        if self.task is None:
-            self.task = asyncio.ensure_future(self._run())
-
-    async def _run(self) -> None:
-        try:
-            while self.queue:
-                batch, self.queue = self.queue, []
-                try:
-                    await self._publish(batch)
-                except Exception:
-                    # Committed already; sockets that miss these catch up on their
-                    # next update or resync, as with any lost broadcast.
-                    log.exception("broadcast of %d messages failed", len(batch))
-        finally:
-            self.task = None
-
-    async def _publish(self, batch: list[tuple[str, dict[str, Any]]]) -> None:
-        loop_layer = self.layer._get_layer()
-        shards: dict[Any, list[tuple[str, bytes]]] = {}
-        for group, message in batch:
-            channel = loop_layer._get_group_channel_name(group)
-            shards.setdefault(loop_layer._get_shard(channel), []).append((channel, self.layer.serialize(message)))
-        for shard, items in shards.items():
-            async with shard._lock:
-                shard._ensure_redis()
-                pipe = shard._redis.pipeline(transaction=False)
-                for channel, data in items:
-                    pipe.publish(channel, data)
-                await pipe.execute()
-
-
-# Per event loop, forgotten with it (a process's tests make many loops).
-_publishers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Publisher] = weakref.WeakKeyDictionary()
-
-
-def _publisher(layer: Any) -> _Publisher | None:
-    """The running loop's publisher for ``layer``, if it is the Redis pub/sub layer."""
-    if not isinstance(layer, RedisPubSubChannelLayer):
+def _publisher(layer: Any) -> publisher.Publisher | None:
+    """The running loop's pipelined publisher (games.services.publisher) when
+    ``layer`` is the site's Redis pub/sub layer; None for any other layer."""
+    if not isinstance(layer, RedisPubSubChannelLayer) or layer is not get_channel_layer():
         return None
-    loop = asyncio.get_running_loop()
-    found = _publishers.get(loop)
-    if found is None or found.layer is not layer:
-        found = _publishers[loop] = _Publisher(layer)
-    return found
+    config = settings.CHANNEL_LAYERS[DEFAULT_CHANNEL_LAYER].get("CONFIG", {})
+    return publisher.publisher(config, layer.serialize)
 
 
 def _on_a_loop() -> bool:
