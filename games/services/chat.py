@@ -6,7 +6,7 @@ import unicodedata
 from typing import Any
 
 from games.models import ChatMessage
-from games.protocol import MAX_CHAT_CHARS, TableError
+from games.protocol import LONE_SURROGATE, MAX_CHAT_CHARS, TableError, is_text
 from games.services.broadcasts import _send_after_commit, chat_group
 from games.services.store import _get, _seats, _transaction
 from games.services.tables import _can_watch, _seat_of
@@ -24,6 +24,8 @@ def chat_backlog(table_id: int, channel: str) -> list[dict[str, Any]]:
 def clean_chat(text: Any) -> str:
     if not isinstance(text, str):
         raise TableError("bad_chat")
+    if not is_text(text):
+        raise TableError("bad_text", LONE_SURROGATE)
     # Drop control and format characters, keep line breaks out: one line per message.
     kept = "".join(
         ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " "

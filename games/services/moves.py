@@ -40,6 +40,10 @@ def play_move(table_id: Any, who: Who, move: str, expected_version: int, seat: i
 def _move(table: Table, seats: list[Seat], who: Who, move: str, expected_version: int, seat: int | None,
           now: datetime, state: Any = None) -> int:
     """play_move on the locked table and its seats (shared by both drivers)."""
+    if table.is_over and expected_version != table.version and _seat_of(seats, who) is not None:
+        # A move that lost the race with the one that ended the game: what the
+        # player needs to know is that the table moved on (its update follows).
+        raise TableError("stale_version", v=table.version)
     mine = _running_seat(table, seats, who)
     if seat is not None and seat != mine.index:
         raise TableError("not_your_seat")

@@ -35,7 +35,9 @@ def replay(table_id: Any, who: Who, invite: str | None = None) -> dict[str, Any]
     over = table.is_over
     steps: list[dict[str, Any]] = []
     state = None
-    for action in Action.objects.filter(table=table).order_by("version"):
+    # Up to the version of the table row read above: actions committed since
+    # belong to a later state than the one compared with (or exported) below.
+    for action in Action.objects.filter(table=table, version__lte=table.version).order_by("version"):
         if action.kind == "start":
             state = rules.new_game(table.seat_count, seed=table.seed, options=table.options)
         elif action.kind in MOVE_KINDS and state is not None:
@@ -69,7 +71,9 @@ def export(table_id: Any, who: Who, invite: str | None = None) -> dict[str, Any]
     _check_replay_access(table, seats, who, invite)
     over = table.is_over
     actions = []
-    for action in Action.objects.filter(table=table).order_by("version"):
+    # Up to the version of the table row read above: actions committed since
+    # belong to a later state than the one compared with (or exported) below.
+    for action in Action.objects.filter(table=table, version__lte=table.version).order_by("version"):
         item = {"v": action.version, "kind": action.kind, "seat": action.seat,
                 "at": action.created_at.isoformat()}
         if action.payload:

@@ -111,7 +111,7 @@ def join_table(table_id: Any, who: Who, seat: int | None = None, invite: str | N
             raise TableError("bad_seat")
         target = seats[seat]
         if not target.is_empty:
-            raise TableError("table_full" if all(not s.is_empty for s in seats) else "seat_taken")
+            raise TableError("seat_taken")
     target.user_id = who.user_id
     target.guest_key = "" if who.user_id else who.guest_key
     target.name = who.name

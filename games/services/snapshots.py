@@ -8,12 +8,15 @@ socket of the table on this process.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.engines.base import Rules
@@ -24,6 +27,8 @@ from games.services.lobby import seat_public
 from games.services.store import _after_commit, _get, _seat_rows, _seat_values
 from games.services.tables import _is_host, _seat_of, _state, rules_for
 from games.services.who import Who
+
+log = logging.getLogger(__name__)
 
 RESYNC_EVENTS = 20  # a client at most this many versions behind gets the events it missed
 
@@ -97,6 +102,7 @@ class _Frozen:
 
 
 FROZEN_MAX = 1024
+OPTIMISTIC_READS = 3
 _frozen: OrderedDict[tuple[int, int], _Frozen] = OrderedDict()
 _frozen_lock = threading.Lock()
 
@@ -136,18 +142,23 @@ def _freeze(table_id: Any, version: int | None = None) -> _Frozen:
     # Every change a frame shows appends an action and bumps the version in the
     # same transaction. Read the last actions first and the table row last: if
     # the table is still at the last action's version, nothing was committed
-    # in between, and the three reads saw one and the same version.
-    for _attempt in range(3):
-        actions = list(Action.objects.filter(table_id=pk).order_by("-version")[:RESYNC_EVENTS])
-        actions.reverse()
-        seats = _seat_rows(pk)
-        table = _get(pk)
-        if actions and actions[-1].version == table.version:
+    # in between, and the three reads saw one and the same version. A table
+    # that keeps moving under these reads is read once more in a transaction
+    # that holds its row: a frame never mixes two versions.
+    for _attempt in range(OPTIMISTIC_READS):
+        actions, seats, table = _read(pk)
+        if _consistent(actions, table):
             break
+    else:
+        actions, seats, table = _read_holding_the_row(pk)
     found = _cached((table.pk, table.version))
     if found is not None:
         return found
-    consistent = bool(actions) and actions[-1].version == table.version
+    if not _consistent(actions, table):
+        # Not expected (the row was held): a full state, without events, is
+        # still true; events that might skip a version are not.
+        log.error("table %s: version %s read without its log entry", table.pk, table.version)
+        actions = []
     for seat in seats:
         seat._loaded = _seat_values(seat)
     frozen = _Frozen(table, seats, actions)
@@ -156,9 +167,42 @@ def _freeze(table_id: Any, version: int | None = None) -> _Frozen:
         frozen.state = _state(table, frozen.rules)
         if table.status == Table.Status.RUNNING:
             frozen.to_act = list(frozen.rules.to_act(frozen.state))
-    if consistent:
+    if actions:
         _store(frozen)
     return frozen
+
+
+def _read(pk: int) -> tuple[list[Action], list[Seat], Table]:
+    actions = list(Action.objects.filter(table_id=pk).order_by("-version")[:RESYNC_EVENTS])
+    actions.reverse()
+    seats = _seat_rows(pk)
+    return actions, seats, _get(pk)
+
+
+def _consistent(actions: list[Action], table: Table) -> bool:
+    return bool(actions) and actions[-1].version == table.version
+
+
+# Set while _read_holding_the_row reads (tests interleave commits only outside it).
+_consistent_reads: ContextVar[bool] = ContextVar("ludo_consistent_reads", default=False)
+
+
+def _read_holding_the_row(pk: int) -> tuple[list[Action], list[Seat], Table]:
+    """The three reads in one transaction that holds the table's row (FOR
+    SHARE: every action locks it FOR UPDATE, so none commits meanwhile; on
+    SQLite a transaction reads one snapshot of the whole database)."""
+    token = _consistent_reads.set(True)
+    try:
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute(_SHARE_SQL, [pk])
+            return _read(pk)
+    finally:
+        _consistent_reads.reset(token)
+
+
+_SHARE_SQL = "SELECT 1 FROM games_table WHERE id = %s FOR SHARE"
 
 
 def _store(frozen: _Frozen) -> None:
@@ -232,7 +276,7 @@ def _snapshot_of(frozen: _Frozen, who: Who, since: int | None, now: datetime) ->
         data["view"] = frozen.view(seat)
         if seat is not None and seat in frozen.to_act:
             data["legal"] = frozen.legal_moves(seat)
-    if since is None or since > table.version or table.version - since > RESYNC_EVENTS:
+    if since is None or since > table.version or table.version - since > RESYNC_EVENTS or not frozen.actions:
         data["events"] = None
         data["full"] = True
     else:

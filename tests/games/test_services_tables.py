@@ -113,7 +113,7 @@ def test_it_joins_the_first_free_seat_or_the_one_asked():
     refused("already_seated", services.join_table, table.pk, MAX)
     assert services.join_table(table.pk, guest("Ugo")) == 3
     refused("table_full", services.join_table, table.pk, guest("Eve"))
-    refused("table_full", services.join_table, table.pk, guest("Eve"), seat=1)
+    refused("seat_taken", services.join_table, table.pk, guest("Eve"), seat=1)  # the seat asked for is taken
     assert table_of(table.pk).version == 4
 
 
