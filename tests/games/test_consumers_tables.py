@@ -592,9 +592,9 @@ async def test_a_lost_broadcast_is_caught_up_by_polling(settings, monkeypatch):
 
 
 async def test_a_ping_notices_a_missed_version(settings, monkeypatch):
-    from games import consumers
+    from games import sockets
 
-    monkeypatch.setattr(consumers, "TOUCH_FLUSH", 0.05)  # the process writes its sockets' pings together
+    monkeypatch.setattr(sockets, "TOUCH_FLUSH", 0.05)  # the process writes its sockets' pings together
     table, socks, people_ = await started_table("eclaircissement")
     monkeypatch.setattr(broadcasts, "_group_send", lambda group, message: None)
     rules = engines.get(table.game)
@@ -612,10 +612,10 @@ async def test_pings_refresh_presence_together(monkeypatch):
 
     from django.utils import timezone
 
-    from games import consumers
+    from games import sockets
     from games.models import Connection
 
-    monkeypatch.setattr(consumers, "TOUCH_FLUSH", 0.05)
+    monkeypatch.setattr(sockets, "TOUCH_FLUSH", 0.05)
     table, socks, _ = await started_table("eclaircissement")
     long_ago = timezone.now() - timedelta(minutes=5)
     await db(lambda: Connection.objects.filter(table_id=table.pk).update(last_seen=long_ago))()
