@@ -169,8 +169,9 @@ def start_daphnes(app: str, count: int, env: dict[str, str], label: str) -> list
     procs = []
     for i in range(count):
         port = free_port()
-        procs.append(spawn(f"{label}-daphne-{i}", [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
-                                                   str(port), app], env, port))
+        limits = ["--websocket-max-message-size", "1048576", "--websocket-max-frame-size", "1048576"]
+        procs.append(spawn(f"{label}-daphne-{i}", [sys.executable, "-m", "daphne", *limits, "-b", "127.0.0.1",
+                                                   "-p", str(port), app], env, port))
     for proc in procs:
         wait_ready(proc)
     return procs
