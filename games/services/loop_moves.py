@@ -21,23 +21,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models.base import ModelState
 from django.utils import timezone
 
-from games.models import Seat, Table
 from games.protocol import TableError
+from games.services import store
 from games.services.moves import _move
 from games.services.snapshots import _cached, _Frozen
-from games.services.store import (
-    _LOCK_SQL,
-    _SEATS_SQL,
-    _loaded_seats,
-    _locked,
-    _models,
-    _table_values,
-    _Writes,
-    _writes,
-)
 from games.services.who import Who
 
 log = logging.getLogger(__name__)
@@ -183,21 +172,16 @@ async def _rollback(conn: Any) -> None:
 async def _move_under_lock(conn: Any, pool: _MoveConnections, pk: int, who: Who, move: str,
                            expected_version: int, seat: int | None) -> int:
     """Two round trips: BEGIN, the row lock and the seats; then the writes and COMMIT."""
-    batch = _Writes()
     try:
         # Multi-statement queries, values bound on the client as Django does.
         cursor = pool.cursor(conn)
-        await cursor.execute(f"BEGIN; {_LOCK_SQL}; {_SEATS_SQL}", [pk, pk])
+        await cursor.execute(store.LOCKED_READ_SQL, [pk, pk])
         cursor.nextset()
-        tables = _models(Table, _columns(cursor), await cursor.fetchall())
+        table_rows = _columns(cursor), await cursor.fetchall()
         cursor.nextset()
-        seats = _models(Seat, _columns(cursor), await cursor.fetchall())
-        table = _locked(tables)
-        token = _writes.set(batch)
-        try:
-            version = _move(table, _loaded_seats(seats), who, move, expected_version, seat, timezone.now())
-        finally:
-            _writes.reset(token)
+        table, seats = store.locked_from_rows(*table_rows, _columns(cursor), await cursor.fetchall())
+        with store.collected() as batch:
+            version = _move(table, seats, who, move, expected_version, seat, timezone.now())
         await cursor.execute(*batch.sql())
     except BaseException:
         await _rollback(conn)
@@ -207,32 +191,11 @@ async def _move_under_lock(conn: Any, pool: _MoveConnections, pk: int, who: Who,
     return version
 
 
-def _thaw(frozen: _Frozen) -> tuple[Table, list[Seat]]:
-    """Copies of a held version's table and seats to apply an action to (the
-    held ones stay as they are: sockets build their frames from them)."""
-    table = _copy_model(frozen.table)
-    table.__dict__.pop("_recorded", None)
-    table._as_loaded = _table_values(table)
-    return table, _loaded_seats([_copy_model(s) for s in frozen.seats])
-
-
-def _copy_model(obj: Any) -> Any:
-    """A shallow copy of a model instance (what copy.copy makes, for a fifth of
-    the time): its own attributes and ModelState, the values shared; the
-    actions replace values, they never change one in place."""
-    new = obj.__class__.__new__(obj.__class__)
-    new.__dict__.update(obj.__dict__)
-    state = new._state = ModelState()
-    state.db, state.adding = obj._state.db, obj._state.adding
-    state.fields_cache = dict(obj._state.fields_cache)
-    return new
-
-
 async def _move_on_held(conn: Any, pool: _MoveConnections, held: _Frozen, who: Who, move: str,
                         expected_version: int, seat: int | None) -> int | None:
     """The move applied to the version this process holds in memory (the one
     the player saw, usually: this process sent it), written as one statement
-    with no read (``_Writes.guarded``): the table's UPDATE takes the row lock
+    with no read (``store.collected`` with a guard): the table's UPDATE takes the row lock
     and goes through only if the row is still at that version; the log row and
     the seats are written after it and only with it.
 
@@ -244,15 +207,12 @@ async def _move_on_held(conn: Any, pool: _MoveConnections, held: _Frozen, who: W
     (with the table as it is now, and the exact refusal)."""
     import psycopg
 
-    table, seats = _thaw(held)
-    batch = _Writes(guard=expected_version)
-    token = _writes.set(batch)
+    table, seats = store.thawed(held.table, held.seats)
     try:
-        version = _move(table, seats, who, move, expected_version, seat, timezone.now(), held.state)
+        with store.collected(guard=expected_version) as batch:
+            version = _move(table, seats, who, move, expected_version, seat, timezone.now(), held.state)
     except TableError:
         return None
-    finally:
-        _writes.reset(token)
     if batch.table is None or batch.statements:
         return None  # not writes this path knows how to guard
     sql, values = batch.guarded()

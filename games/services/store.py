@@ -10,22 +10,26 @@ them. ``_transaction`` wraps an action (and serialises SQLite's writers);
 
 Both move drivers use this interface: the ORM's connection in a database
 thread (``games.services.moves.play_move``), and psycopg's async connection on
-the event loop (``games.services.loop_moves``), which sets ``_writes`` to a
-``_Writes`` that collects the statements instead of running them, to send them
-in one round trip.
+the event loop (``games.services.loop_moves``), through the few names at the
+end of this module: ``LOCKED_READ_SQL`` and ``locked_from_rows`` (the locked
+read in one round trip), ``thawed`` (a held version to apply a move to) and
+``collected`` (the statements gathered instead of run, to be sent in one
+round trip, guarded by the version or not).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import operator
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db.models.base import ModelState
 
 from games.models import Action, Seat, Table
 from games.protocol import TableError
@@ -342,3 +346,48 @@ def _after_commit(send: Callable[[], None]) -> None:
     else:
         transaction.on_commit(send)
 
+
+# -- what the event loop's move driver (games.services.loop_moves) uses ---------------------
+
+# BEGIN, the table's row locked, its seats: one query, parameters [pk, pk].
+LOCKED_READ_SQL = f"BEGIN; {_LOCK_SQL}; {_SEATS_SQL}"
+
+
+def locked_from_rows(table_columns: Iterable[str], table_rows: Iterable[tuple], seat_columns: Iterable[str],
+                     seat_rows: Iterable[tuple]) -> tuple[Table, list[Seat]]:
+    """The table and its seats from LOCKED_READ_SQL's two results, ready for an action."""
+    return _locked(_models(Table, table_columns, table_rows)), _loaded_seats(_models(Seat, seat_columns, seat_rows))
+
+
+def thawed(table: Table, seats: list[Seat]) -> tuple[Table, list[Seat]]:
+    """Copies of a held version's table and seats to apply an action to (the
+    held ones stay as they are: sockets build their frames from them)."""
+    table = _copy_model(table)
+    table.__dict__.pop("_recorded", None)
+    table._as_loaded = _table_values(table)
+    return table, _loaded_seats([_copy_model(s) for s in seats])
+
+
+def _copy_model(obj: Any) -> Any:
+    """A shallow copy of a model instance (what copy.copy makes, for a fifth of
+    the time): its own attributes and ModelState, the values shared; the
+    actions replace values, they never change one in place."""
+    new = obj.__class__.__new__(obj.__class__)
+    new.__dict__.update(obj.__dict__)
+    state = new._state = ModelState()
+    state.db, state.adding = obj._state.db, obj._state.adding
+    state.fields_cache = dict(obj._state.fields_cache)
+    return new
+
+
+@contextlib.contextmanager
+def collected(guard: int | None = None) -> Iterator[_Writes]:
+    """Inside, an action's statements are collected instead of run (and what
+    follows its commit is kept in ``after``): the caller sends them. ``guard``:
+    the version the table must still be at (see ``_Writes.guarded``)."""
+    batch = _Writes(guard=guard)
+    token = _writes.set(batch)
+    try:
+        yield batch
+    finally:
+        _writes.reset(token)
