@@ -39,7 +39,7 @@ def recorded() -> dict[str, set[str]]:
 
 
 def test_every_error_code_is_documented():
-    codes = set(re.findall(r"^\| `([a-z_]+)` \|", section("Error codes"), re.M))
+    codes = set(re.findall(r"^\| `([a-z_]+)` \|", section("Error codes"), re.MULTILINE))
     assert set(ERROR_MESSAGES) - codes == set()
 
 
@@ -50,7 +50,7 @@ def test_every_event_kind_and_its_data_are_documented():
     for kind, keys in kinds.items():
         assert f"`{kind}`" in listed, kind
         if keys:
-            row = re.search(rf"^\| `{kind}` \|(.*)$", listed, re.M)
+            row = re.search(rf"^\| `{kind}` \|(.*)$", listed, re.MULTILINE)
             assert row, f"the data of {kind} is not documented"
             for key in keys:
                 assert f'"{key}"' in row.group(1), (kind, key)
