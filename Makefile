@@ -57,13 +57,16 @@ venv: $(VENV)/.installed
 venv-test: $(VENV)/.installed-test
 
 # The worker (bots, clocks, OCR, emails) runs beside daphne and stops with it.
+# The WebSocket message limit docs/protocol.md promises (games.protocol.MAX_SOCKET_MESSAGE_BYTES).
+DAPHNE_LIMITS = --websocket-max-message-size 1048576 --websocket-max-frame-size 1048576
+
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} $(BIN)/python manage.py load_demo
 	@echo "Ludo on http://$(HOST):$(PORT)/ (English: /en/). Ctrl-C stops the site and the worker."
 	@$(BIN)/python manage.py worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
-	$(BIN)/daphne -b $(HOST) -p $(PORT) ludo.asgi:application
+	$(BIN)/daphne $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) ludo.asgi:application
 
 test: venv-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -41,6 +41,17 @@ machine's busy share, and the ratio of the tables' throughput to the ceiling.
 ``--profile DIR`` samples the daphne processes with py-spy during the open
 loop, the closed loop and the ceilings (collapsed stacks, one file per
 process and phase).
+
+Before and after a change: ``--code DIR`` serves the site (daphne, worker,
+migrations) from another checkout, with its own ``.venv`` (the client, the
+tables it makes and the ceiling stay this checkout's). ``--alternate A,B
+--rounds N`` runs the whole bench N times for each checkout, alternating
+(A, B, A, B...: the machine's drift hits both alike), and prints each one's
+medians and B's ratio to A:
+
+    git -C /work/main worktree add /work/bench-before 539860b
+    (cd /work/bench-before && make venv-test)
+    nice .venv/bin/python bench/tables.py --layers pubsub --alternate /work/bench-before,. --rounds 3
 """
 
 from __future__ import annotations
@@ -70,6 +81,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 LOGS = ROOT / "artifacts" / "bench-tables"
+# The checkout whose site the servers run (--code), and its interpreter.
+CODE = ROOT
+SERVER_PYTHON = sys.executable
 MOVE_TIMEOUT = 10.0
 LOG_PROBLEMS = ("ERROR", "Traceback", " 1011", "CRITICAL")
 
@@ -142,11 +156,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def spawn(name: str, args: list[str], env: dict[str, str], port: int = 0) -> Proc:
+def spawn(name: str, args: list[str], env: dict[str, str], port: int = 0, cwd: Path | None = None) -> Proc:
     LOGS.mkdir(parents=True, exist_ok=True)
     log_path = LOGS / f"{name}.log"
     with open(log_path, "wb") as log:
-        process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        process = subprocess.Popen(args, cwd=cwd or CODE, env=env, stdout=log, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     return Proc(name, process, log_path, port)
 
@@ -165,12 +179,15 @@ def wait_ready(proc: Proc, timeout: float = 60) -> None:
     raise TimeoutError(f"{proc.name} not ready after {timeout} s")
 
 
-def start_daphnes(app: str, count: int, env: dict[str, str], label: str) -> list[Proc]:
+def start_daphnes(app: str, count: int, env: dict[str, str], label: str, site: bool = True) -> list[Proc]:
+    """``site``: the site under test (from --code); else this checkout's bare ceiling."""
+    python, cwd = (SERVER_PYTHON, CODE) if site else (sys.executable, ROOT)
     procs = []
     for i in range(count):
         port = free_port()
-        procs.append(spawn(f"{label}-daphne-{i}", [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
-                                                   str(port), app], env, port))
+        limits = ["--websocket-max-message-size", "1048576", "--websocket-max-frame-size", "1048576"]
+        procs.append(spawn(f"{label}-daphne-{i}", [python, "-m", "daphne", *limits, "-b", "127.0.0.1",
+                                                   "-p", str(port), app], env, port, cwd))
     for proc in procs:
         wait_ready(proc)
     return procs
@@ -190,7 +207,7 @@ def recreate_database(url: str) -> None:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     env = {**os.environ, "DATABASE_URL": url}
     env.pop("REDIS_URL", None)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([SERVER_PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=CODE, env=env, check=True)
 
 
 SECRET_KEY = "bench-only-" + uuid.uuid4().hex  # the sessions made here are signed with the servers' key
@@ -628,7 +645,7 @@ def run_layer(args: argparse.Namespace, layer: str) -> dict[str, Any]:
     tables = make_tables(args.tables, args.game)
     print(f"[{layer}] tables made in {time.perf_counter() - started:.1f} s; starting servers", flush=True)
     daphnes = start_daphnes("ludo.asgi:application", args.servers, env, f"{layer}-site")
-    worker = spawn(f"{layer}-worker", [sys.executable, "manage.py", "worker"], env)
+    worker = spawn(f"{layer}-worker", [SERVER_PYTHON, "manage.py", "worker"], env)
     db_name = urlsplit(args.database_url).path.lstrip("/")
     try:
         bench = Bench(tables, daphnes, seed=args.seed, route=args.route)
@@ -707,7 +724,8 @@ def run_layer(args: argparse.Namespace, layer: str) -> dict[str, Any]:
         if args.bare_channels_dispatch:
             variants.append(("bare_channels_dispatch", {**env, "BARE_CHANNELS_DISPATCH": "1"}))
         for key, bare_env in variants:
-            bare = start_daphnes("bench.bare_broadcast:application", args.servers, bare_env, f"{layer}-{key}")
+            bare = start_daphnes("bench.bare_broadcast:application", args.servers, bare_env, f"{layer}-{key}",
+                                 site=False)
             spies = profile(bare, args.ceiling + 4, Path(args.profile), f"{layer}-{key}") if args.profile else []
             try:
                 result[key] = asyncio.run(bare_ceiling(bare, args.tables, args.ceiling, args.bare_bytes, args.route))
@@ -770,7 +788,21 @@ def main() -> None:
     parser.add_argument("--timeline", action="store_true", help="print the open loop's worst latency per second")
     parser.add_argument("--markdown", action="store_true", help="also print a Markdown table")
     parser.add_argument("--json", metavar="FILE", help="append the results to this file (one JSON line per layer)")
+    parser.add_argument("--code", metavar="DIR", help="serve the site from this checkout (its .venv) instead")
+    parser.add_argument("--alternate", metavar="A,B", help="two checkouts to run in alternation (see above)")
+    parser.add_argument("--rounds", type=int, default=3, help="with --alternate: runs of each checkout (default 3)")
     args = parser.parse_args()
+    if args.alternate:
+        alternate(parser, args)
+        return
+    if args.code:
+        global CODE, SERVER_PYTHON
+        CODE = Path(args.code).resolve()
+        if not (CODE / "manage.py").exists():
+            parser.error(f"--code {args.code}: no manage.py there")
+        venv_python = CODE / ".venv" / "bin" / "python"
+        SERVER_PYTHON = str(venv_python) if venv_python.exists() else sys.executable
+        print(f"site served from {CODE} with {SERVER_PYTHON}", flush=True)
     layers = [name.strip() for name in args.layers.split(",") if name.strip()]
     if not set(layers) <= {"pubsub", "core"}:
         parser.error("--layers takes pubsub, core or both")
@@ -792,6 +824,63 @@ def main() -> None:
                                            -r.get("closed_loop", {}).get("moves_per_s", 0),
                                            r["open_loop"]["p99_ms"] or 1e9))
         print(f"better under this load: {best['layer']}")
+
+
+# The figures compared between checkouts: (label, path in a result, higher is better).
+COMPARED = (
+    ("closed loop moves/s", ("closed_loop", "moves_per_s"), True),
+    ("closed loop daphne CPU ms/move", ("closed_loop", "daphne_cpu_ms_per_move"), False),
+    ("open loop p99 ms", ("open_loop", "p99_ms"), False),
+    ("open loop daphne CPU ms/move", ("open_loop", "daphne_cpu_ms_per_move"), False),
+)
+
+
+def alternate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Run this bench for two checkouts in turn, ``--rounds`` times each, and
+    compare their medians (each run is a whole bench: fresh database, servers)."""
+    import statistics
+    import tempfile
+
+    checkouts = [Path(c.strip()).resolve() for c in args.alternate.split(",") if c.strip()]
+    if len(checkouts) != 2:
+        parser.error("--alternate takes two checkouts: BEFORE,AFTER")
+    passed = []
+    skip = False
+    for i, arg in enumerate(sys.argv[1:]):  # every option but these, passed on to each run
+        if skip:
+            skip = False
+            continue
+        if arg in ("--alternate", "--rounds", "--code", "--json"):
+            skip = True
+            continue
+        if arg.split("=")[0] in ("--alternate", "--rounds", "--code", "--json"):
+            continue
+        passed.append(arg)
+    results: dict[Path, list[dict[str, Any]]] = {c: [] for c in checkouts}
+    with tempfile.TemporaryDirectory() as tmp:
+        for round_ in range(args.rounds):
+            for checkout in checkouts:
+                out = Path(tmp) / f"{round_}-{checkouts.index(checkout)}.json"
+                print(f"== round {round_ + 1}/{args.rounds}: {checkout}", flush=True)
+                subprocess.run([sys.executable, str(Path(__file__).resolve()), *passed, "--code", str(checkout),
+                                "--json", str(out)], check=True)
+                results[checkout].extend(json.loads(line) for line in out.read_text().splitlines())
+    before, after = checkouts
+    for layer in sorted({r["layer"] for rs in results.values() for r in rs}):
+        print(f"\n{layer}: median of {args.rounds} alternated runs (after / before)")
+        for label, (part, key), higher in COMPARED:
+            medians = []
+            for checkout in (before, after):
+                values = [r.get(part, {}).get(key) for r in results[checkout] if r["layer"] == layer]
+                values = [v for v in values if v is not None]
+                medians.append(statistics.median(values) if values else None)
+            ratio = (medians[1] / medians[0]) if medians[0] and medians[1] is not None else None
+            verdict = "" if ratio is None else (" (better)" if (ratio > 1) == higher and ratio != 1 else "")
+            print(f"  {label:34} before {medians[0]}  after {medians[1]}  ratio "
+                  f"{'n/a' if ratio is None else f'{ratio:.3f}'}{verdict}")
+        errors = {c.name: sum(sum(r["open_loop"]["errors"].values()) + r.get("log_problems", 0)
+                              for r in results[c] if r["layer"] == layer) for c in checkouts}
+        print(f"  errors (all runs): {errors}")
 
 
 if __name__ == "__main__":

@@ -1,49 +1,29 @@
 """WebSocket consumers. Thin: check the frame, rate-limit, call a service in a
-database thread, answer. docs/protocol.md describes every message.
+database thread, answer. docs/protocol.md describes every message; the
+performance plumbing (database threads, the frame sender, presence refreshes
+written together) is in games.sockets.
 
 Secrecy: a group message only ever says "table N is at version v". Each socket
 then asks ``services.snapshot`` for the view of the seat *its own person*
 holds, so nothing of another seat's view can reach it.
 
-Every ORM access happens inside ``database_sync_to_async`` (through
-:func:`db`); that is why these consumers may skip Channels' ``aclose_old_connections``
-thread hop before each handler (PERF-NOTES.md: a large share of the per-message
-cost).
-
-Database threads: by default Channels runs every ``database_sync_to_async``
-call of a process on one single thread, so the sockets of a server process wait
-for each other's queries, one round trip at a time. On PostgreSQL, :func:`db`
-runs them on a pool of threads instead (each with a pooled connection): the
-table row lock serialises what must be, the rest overlaps. SQLite keeps the
-one thread (one writer anyway). A move, most of what a table socket does, skips
-the threads altogether on PostgreSQL (``services.play_move_async``: psycopg's
-async connections on the event loop, no ORM), and the presence refreshes of a
-process's sockets are written together (:class:`_Touches`).
+Answers: every request that carries an ``id`` gets exactly one answer frame
+echoing it (``ack``, ``state``, ``pong`` or ``error``), refused and dropped
+ones included. Order: on a table socket, nothing of the table (update,
+presence, chat) comes before the ``state`` answering the first ``hello``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import ujson
-from autobahn.exception import Disconnected
-from channels.consumer import AsyncConsumer, get_handler_name
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import InMemoryChannelLayer, get_channel_layer
-from channels.sessions import InstanceSessionWrapper
-from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
-from games import ratelimit, services
+from games import ratelimit, services, sockets
 from games.protocol import (
-    MAX_FRAME_BYTES,
     Message,
     ProtocolError,
     TableError,
@@ -51,116 +31,20 @@ from games.protocol import (
     frame_for,
     language_from_scope,
     parse,
+    request_id,
 )
+from games.sockets import FastSocket, db, poll_seconds, touches
 
 log = logging.getLogger(__name__)
 
-_db_executor: ThreadPoolExecutor | None = None
 
-def encode_frame(content: Any) -> str:
-    """A frame's JSON: compact, UTF-8 as is (updates are the bulk of what a
-    server sends). A 3 KB update took 140 us with json, 40 with ujson (the same
-    text but for spacing and float digits)."""
-    return ujson.dumps(content, ensure_ascii=False, escape_forward_slashes=False)
+def server_time() -> str:
+    """The protocol's one time format: ISO 8601 in UTC (as every ``at`` and
+    ``clock.server_time``)."""
+    return timezone.now().isoformat()
 
 
-def db_threads() -> int:
-    """How many threads run this process's database calls (PostgreSQL): as
-    many as the connection pool holds (DATABASE_POOL_SIZE), at most 32."""
-    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
-    size = pool.get("max_size", 10) if isinstance(pool, dict) else 10
-    return max(1, min(32, int(size)))
-
-
-_wrapped: dict[Any, Any] = {}
-
-
-def db(func: Any) -> Any:
-    """``database_sync_to_async(func)``, on the database thread pool where the
-    database allows parallel calls (see the module's docstring). Wrappers of
-    module functions are made once (making one costs about as much as a hop)."""
-    global _db_executor
-    found = _wrapped.get(func)
-    if found is not None:
-        return found
-    if _db_executor is None:
-        if connection.vendor == "sqlite":
-            return database_sync_to_async(func)
-        _db_executor = ThreadPoolExecutor(max_workers=db_threads(), thread_name_prefix="ludo-db")
-    wrapper = database_sync_to_async(func, thread_sensitive=False, executor=_db_executor)
-    if not hasattr(func, "__self__"):  # not a bound method: the same function every time
-        _wrapped[func] = wrapper
-    return wrapper
-
-TOUCH_EVERY = 20.0  # seconds between presence refreshes of one socket (its pings)
-TOUCH_FLUSH = 2.0  # a process writes the refreshes it gathered this often
-RATE_ERROR_EVERY = 1.0  # at most one rate_limited error a second per socket
-
-
-def poll_seconds() -> float | None:
-    """How often an open socket re-reads its table's version, or None (never).
-
-    The in-memory channel layer cannot carry a broadcast from another process:
-    with it, the worker's moves (bots, clocks) reach the sockets of the web
-    process only through this poll (`make run` runs both processes on the
-    embedded configuration). With Redis, broadcasts cross processes and the
-    poll is off; lost messages are still caught by the version check on pings.
-    Setting: LUDO_TABLE_POLL_SECONDS (0 turns it off).
-    """
-    configured = getattr(settings, "LUDO_TABLE_POLL_SECONDS", None)
-    if configured is not None:
-        return float(configured) or None
-    return 0.5 if isinstance(get_channel_layer(), InMemoryChannelLayer) else None
-
-
-class _Touches:
-    """The presence refreshes of one event loop's sockets, written together.
-
-    A socket that pings asks for a refresh every TOUCH_EVERY seconds; one task
-    writes all that were asked in the last TOUCH_FLUSH seconds in one database
-    call (1000 sockets: one call every 2 s instead of 50 a second), and tells
-    each socket whose table has a version it has not sent (a lost broadcast)
-    through its own channel, so frames stay in order.
-    """
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.pending: dict[str, TableConsumer] = {}
-        self.task: asyncio.Task | None = None
-
-    def add(self, consumer: TableConsumer) -> None:
-        self.pending[consumer.channel_name] = consumer
-        if self.task is None or self.task.done():
-            self.task = self.loop.create_task(self.flush_later())
-
-    async def flush_later(self) -> None:
-        await asyncio.sleep(TOUCH_FLUSH)
-        batch, self.pending = self.pending, {}
-        try:
-            versions = await db(services.touch_many)({name: c.table_id for name, c in batch.items()},
-                                                      timezone.now())
-        except Exception:
-            log.exception("refreshing the presence of %d sockets failed", len(batch))
-            return
-        for name, consumer in batch.items():
-            version = versions.get(consumer.table_id)
-            if consumer.opened and version is not None and version > consumer.sent_v:
-                await consumer.channel_layer.send(
-                    name, {"type": "table.update", "table": consumer.table_id, "v": version})
-
-
-_touches: dict[int, _Touches] = {}
-
-
-def touches() -> _Touches:
-    loop = asyncio.get_running_loop()
-    found = _touches.get(id(loop))
-    if found is None or found.loop is not loop:
-        found = _touches[id(loop)] = _Touches(loop)
-    return found
-
-
-class PingConsumer(AsyncJsonWebsocketConsumer):
+class PingConsumer(FastSocket):
     """Latency probe and keep-alive: answers {"t": "ping"} with a pong.
 
     Clients use it to show connection quality and to notice a dead socket
@@ -168,89 +52,29 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
     """
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        if bytes_data is not None or text_data is None:
-            await self.send_json({"t": "error", "code": "binary_not_supported"})
+        language = language_from_scope(self.scope)
+        if text_data is None:
+            await self.send_json(error_frame("binary_not_supported", language=language))
             return
-        if len(text_data.encode()) > MAX_FRAME_BYTES:
-            await self.send_json({"t": "error", "code": "frame_too_large"})
-            return
-        await super().receive(text_data=text_data, **kwargs)
-
-    @classmethod
-    async def decode_json(cls, text_data: str) -> Any:
         try:
-            return json.loads(text_data)
-        except ValueError:
-            return None
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if not isinstance(content, dict) or content.get("t") != "ping":
-            await self.send_json({"t": "error", "code": "bad_message"})
+            message = parse(text_data)
+        except ProtocolError as exc:
+            await self.send_json(exc.frame(language))
             return
-        await self.send_json({"t": "pong", "server_time": time.time(), "echo": content.get("id")})
+        if message.type != "ping":
+            await self.send_json(error_frame("unknown_type", msg_id=message.id, language=language, field="t"))
+            return
+        await self.send_json({"t": "pong", "id": message.id, "server_time": server_time()})
 
 
-class _DropFramesForClosedSockets(AsyncConsumer):
-    """Comes after AsyncWebsocketConsumer in the consumers' MRO, so every message it
-    hands to the server passes here: a frame for a socket whose peer has closed (or is
-    closing) it while the frame was on its way, such as a group broadcast already in
-    the socket's channel, has nowhere to go. Daphne's WebSocket protocol (autobahn)
-    raises Disconnected for it; it is dropped, and the disconnect that follows cleans up."""
-
-    async def send(self, message: dict[str, Any]) -> None:
-        await self._hand_over(super().send, message)
-
-    @staticmethod
-    async def _hand_over(send: Any, message: dict[str, Any]) -> None:
-        try:
-            await send(message)
-        except Disconnected:
-            log.debug("%s dropped: the socket is closed", message.get("type"))
-
-
-def _frame_sender(send: Any) -> Any:
-    """What ``send`` hands a WebSocket frame to, past the session middleware's
-    wrapper (which does nothing for WebSocket frames, at the cost of two
-    lookups in the lazy session per frame)."""
-    wrapper = getattr(send, "__self__", None)
-    if isinstance(wrapper, InstanceSessionWrapper):
-        return wrapper.real_send
-    return send
-
-
-class _Guarded(AsyncJsonWebsocketConsumer, _DropFramesForClosedSockets):
+class _Guarded(FastSocket):
     """Shared by the table and lobby sockets: frame checks, rate limits,
-    translated errors, and no ORM outside database threads."""
-
-    @classmethod
-    async def encode_json(cls, content: Any) -> str:
-        return encode_frame(content)
-
-    async def send_json(self, content: Any, close: bool = False) -> None:
-        """A frame straight to the server, past Channels' layers of ``send``
-        (the JSON consumer's, the WebSocket consumer's, the session
-        middleware's wrapper): five coroutines a frame, about a fifth of what
-        sending an update cost. The session wrapper saves a changed session on
-        HTTP responses only; these sockets never change the session."""
-        frame = {"type": "websocket.send", "text": encode_frame(content)}
-        await self._hand_over(_frame_sender(self.base_send), frame)
-        if close:
-            await self.close(close)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Same as Channels' dispatch without the aclose_old_connections() hop:
-        # these consumers touch the ORM only through database_sync_to_async (db),
-        # which closes stale connections in its own thread.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+    translated errors."""
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.language = language_from_scope(self.scope)
         limit, period = ratelimit.socket_limit()
         self.limit = ratelimit.SlidingWindow(limit, period)
-        self.last_rate_error = 0.0
         self.person_key = ""
         await super().websocket_connect(message)
 
@@ -258,11 +82,11 @@ class _Guarded(AsyncJsonWebsocketConsumer, _DropFramesForClosedSockets):
         await self.send_json(error_frame(code, detail, msg_id, self.language, **data))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        if not self._allowed():
-            now = time.monotonic()
-            if now - self.last_rate_error >= RATE_ERROR_EVERY:
-                self.last_rate_error = now
-                await self.error("rate_limited")
+        wait = self._over_limit()
+        if wait is not None:
+            # Dropped, and told so: the answer echoes the request's id.
+            msg_id = request_id(text_data) if text_data is not None else None
+            await self.error("rate_limited", msg_id, retry_after=round(max(wait, 0.01), 2))
             return
         if text_data is None:
             await self.error("binary_not_supported")
@@ -281,16 +105,20 @@ class _Guarded(AsyncJsonWebsocketConsumer, _DropFramesForClosedSockets):
             log.exception("table socket failed on a %s message", message.type)
             await self.error("server_error", message.id)
 
-    def _allowed(self) -> bool:
+    def _over_limit(self) -> float | None:
+        """None when the message may be handled; else the seconds until it could be."""
         if not self.limit.hit():
-            return False
-        return not self.person_key or ratelimit.people().hit(self.person_key)
+            return self.limit.retry_after()
+        people = ratelimit.people()
+        if self.person_key and not people.hit(self.person_key):
+            return people.retry_after(self.person_key)
+        return None
 
     async def handle(self, message: Message) -> None:
         raise NotImplementedError
 
     async def pong(self, message: Message) -> None:
-        await self.send_json({"t": "pong", "id": message.id, "server_time": time.time()})
+        await self.send_json({"t": "pong", "id": message.id, "server_time": server_time()})
 
 
 def _person_key(who: services.Who, channel_name: str) -> str:
@@ -307,7 +135,8 @@ class TableConsumer(_Guarded):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.opened = False
+        self.joined = False  # in the table's groups, and recorded as present
+        self.opened = False  # the state answering hello was sent: table frames may follow
         self.seat: int | None = None
         self.sent_v = -1
         self.invite: str | None = None
@@ -323,7 +152,7 @@ class TableConsumer(_Guarded):
         poller = getattr(self, "poller", None)
         if poller is not None:
             poller.cancel()
-        if not getattr(self, "opened", False):
+        if not getattr(self, "joined", False):
             return
         await self.channel_layer.group_discard(f"table.{self.table_id}", self.channel_name)
         if self.chat_channel:
@@ -340,7 +169,7 @@ class TableConsumer(_Guarded):
             return
         if kind == "hello":
             self.acks_in_update = f.get("acks") == "update"
-            await self.open(f.get("since"), f.get("invite"))
+            await self.open(f.get("since"), f.get("invite"), msg_id)
             return
         if not self.opened:
             await self.error("hello_first", msg_id)
@@ -348,7 +177,7 @@ class TableConsumer(_Guarded):
         call = db
         t, who = self.table_id, self.who
         if kind == "sync":
-            await self.send_state("state", f.get("since"))
+            await self.send_state("state", f.get("since"), msg_id=msg_id)
             return
         if kind == "move":
             if services.async_moves():
@@ -412,21 +241,25 @@ class TableConsumer(_Guarded):
     async def ack(self, msg_id: Any, **data: Any) -> None:
         await self.send_json({"t": "ack", "id": msg_id, **{k: v for k, v in data.items() if v is not None}})
 
-    async def open(self, since: int | None, invite: str | None) -> None:
-        if not self.opened:
+    async def open(self, since: int | None, invite: str | None, msg_id: Any = None) -> None:
+        if not self.joined:
             self.who = await db(services.Who.from_scope)(self.scope)
             self.person_key = _person_key(self.who, self.channel_name)
             table, seat = await db(services.open_table)(self.table_id, self.who, invite)
             self.invite = invite
             # Join the group before reading the state: no version can fall between.
             await self.channel_layer.group_add(f"table.{self.table_id}", self.channel_name)
+            self.joined = True
             await self._set_seat(seat)
             await db(services.connect)(self.table_id, self.channel_name, self.who, seat)
+        await self.send_state("state", since, welcome=True, msg_id=msg_id)
+        if not self.opened:
+            # Only now may updates, presence and chat reach this socket: the
+            # state came first (one socket's frames are handled one at a time).
             self.opened = True
             interval = poll_seconds()
             if interval:
                 self.poller = asyncio.create_task(self._poll(interval))
-        await self.send_state("state", since, welcome=True)
 
     async def _poll(self, interval: float) -> None:
         # The new version goes through this socket's own channel, so frames
@@ -445,7 +278,8 @@ class TableConsumer(_Guarded):
                 )
 
     async def send_state(self, frame: str, since: int | None, welcome: bool = False,
-                         version: int | None = None, ack: dict[str, Any] | None = None) -> None:
+                         version: int | None = None, ack: dict[str, Any] | None = None,
+                         msg_id: Any = None) -> None:
         snap = None
         if version is not None and not welcome:
             snap = services.cached_snapshot(self.table_id, self.who, since, version)
@@ -455,6 +289,8 @@ class TableConsumer(_Guarded):
         self.sent_v = max(self.sent_v, snap["v"])
         if ack is not None:
             snap["ack"] = ack
+        if msg_id is not None:
+            snap["id"] = msg_id
         await self.send_json({"t": frame, **snap})
 
     def _read(self, since: int | None, welcome: bool, version: int | None) -> dict[str, Any]:
@@ -479,7 +315,7 @@ class TableConsumer(_Guarded):
 
     def _touch(self) -> None:
         now = time.monotonic()
-        if self.opened and now - self.last_touch >= TOUCH_EVERY:
+        if self.opened and now - self.last_touch >= sockets.TOUCH_EVERY:
             self.last_touch = now
             touches().add(self)
 
@@ -540,7 +376,10 @@ class LobbyConsumer(_Guarded):
             await self.pong(message)
         elif message.type in ("hello", "sync"):
             tables = await db(services.lobby_tables)()
-            await self.send_json({"t": "lobby", "tables": tables})
+            frame: dict[str, Any] = {"t": "lobby", "tables": tables}
+            if message.id is not None:
+                frame["id"] = message.id
+            await self.send_json(frame)
         else:
             await self.error("unknown_type", message.id, field="t")
 

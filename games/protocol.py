@@ -19,6 +19,11 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 MAX_FRAME_BYTES = 16 * 1024
+# The largest WebSocket message the server reads at all (daphne's
+# --websocket-max-message-size, which every place that starts daphne passes):
+# a frame above MAX_FRAME_BYTES and up to this gets frame_too_large on an open
+# socket; above it, the server closes the socket with code 1009 (message too big).
+MAX_SOCKET_MESSAGE_BYTES = 1024 * 1024
 MAX_MOVE_CHARS = 500
 MAX_CHAT_CHARS = 500
 MAX_ID_CHARS = 64
@@ -33,6 +38,7 @@ ERROR_MESSAGES: dict[str, Any] = {
     "frame_too_large": _("The message is too large."),
     "binary_not_supported": _("Binary messages are not accepted."),
     "rate_limited": _("Too many messages: please slow down."),
+    "bad_text": _("The text is not valid Unicode."),
     "hello_first": _("Open the table first (send hello)."),
     "server_error": _("Something went wrong on the server; the table is unchanged."),
     # who may do what
@@ -170,7 +176,21 @@ class ProtocolError(Exception):
 
     def frame(self, language: str | None = None) -> dict:
         extra = {"field": self.field} if self.field else {}
-        return error_frame(self.code, msg_id=self.msg_id, language=language, **extra)
+        detail = LONE_SURROGATE if self.code == "bad_text" else ""
+        return error_frame(self.code, detail, msg_id=self.msg_id, language=language, **extra)
+
+
+LONE_SURROGATE = "a lone surrogate (U+D800 to U+DFFF) is not a Unicode character"
+
+
+def is_text(value: str) -> bool:
+    """Whether a string is Unicode text: JSON's \\u escapes can spell a lone
+    surrogate, which no UTF-8 frame can carry back."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
@@ -184,6 +204,8 @@ def _check(name: str, spec: Field, value: Any, msg_id: Any) -> Any:
     if not _is(value, spec.kind):
         raise ProtocolError("bad_message", name, msg_id)
     if isinstance(value, str):
+        if not is_text(value):
+            raise ProtocolError("bad_text", name, msg_id)
         if spec.max_chars is not None and len(value) > spec.max_chars:
             raise ProtocolError("bad_message", name, msg_id)
         if spec.choices and value not in spec.choices:
@@ -208,8 +230,22 @@ def _message_id(content: Mapping[str, Any]) -> Any:
     if _is(msg_id, int) and abs(msg_id) < 2**53:
         return msg_id
     if isinstance(msg_id, str) and len(msg_id) <= MAX_ID_CHARS:
+        if not is_text(msg_id):
+            raise ProtocolError("bad_text", "id")
         return msg_id
     return None
+
+
+def request_id(text: str) -> Any:
+    """The ``id`` of a frame the server will not handle (over the rate limit),
+    to echo in its answer; None when it has none or cannot be read."""
+    if len(text) > MAX_FRAME_BYTES:
+        return None
+    try:
+        content = json.loads(text)
+        return _message_id(content) if isinstance(content, dict) else None
+    except (ValueError, RecursionError, ProtocolError):
+        return None
 
 
 def parse(text: str) -> Message:

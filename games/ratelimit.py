@@ -42,6 +42,12 @@ class SlidingWindow:
         hits.append(now)
         return True
 
+    def retry_after(self) -> float:
+        """Seconds until the window takes a hit again (0: it would now)."""
+        if len(self.hits) < self.limit:
+            return 0.0
+        return max(0.0, self.hits[0] + self.period - self.clock())
+
     def idle(self) -> bool:
         return not self.hits or self.hits[-1] <= self.clock() - self.period
 
@@ -65,6 +71,10 @@ class KeyedLimits:
         else:
             self.windows.move_to_end(key)
         return window.hit()
+
+    def retry_after(self, key: str) -> float:
+        window = self.windows.get(key)
+        return 0.0 if window is None else window.retry_after()
 
     def _forget(self) -> None:
         # Oldest first: drop idle windows; if all are busy, drop the oldest anyway.

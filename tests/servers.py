@@ -53,6 +53,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
+# Started as the Makefile and the README start daphne: the WebSocket message
+# limit docs/protocol.md promises (games.protocol.MAX_SOCKET_MESSAGE_BYTES).
+DAPHNE_LIMITS = ("--websocket-max-message-size", "1048576", "--websocket-max-frame-size", "1048576")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -169,7 +172,8 @@ class DaphneServer:
         assert self.process is None, "already started"
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "ludo.asgi:application"],
+                [sys.executable, "-m", "daphne", *DAPHNE_LIMITS, "-b", "127.0.0.1", "-p", str(self.port),
+                 "ludo.asgi:application"],
                 cwd=ROOT,
                 env=dict(self.env),
                 stdout=log,

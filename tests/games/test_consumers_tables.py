@@ -12,8 +12,16 @@ from django.contrib.auth import get_user_model
 
 from games import engines, services
 from games.models import Action, Table
-from tests.games.tables_helpers import Sock, guest_session, replayed_state, short_game, user_session, who_of
-from tests.games.tables_helpers import move_connections  # noqa: F401  (an autouse fixture)
+from games.services import broadcasts
+from tests.games.tables_helpers import (
+    Sock,
+    guest_session,
+    move_connections,  # noqa: F401  (an autouse fixture)
+    replayed_state,
+    short_game,
+    user_session,
+    who_of,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -569,7 +577,7 @@ async def test_a_lost_broadcast_is_caught_up_by_polling(settings, monkeypatch):
     table, socks, people_ = await started_table("eclaircissement")
     lobby = await Sock("/ws/lobby/").connect()
     await lobby.until("lobby")
-    monkeypatch.setattr(services, "_group_send", lambda group, message: None)
+    monkeypatch.setattr(broadcasts, "_group_send", lambda group, message: None)
     rules = engines.get(table.game)
     state = rules.load(table.state)
     seat = rules.to_act(state)[0]
@@ -584,11 +592,11 @@ async def test_a_lost_broadcast_is_caught_up_by_polling(settings, monkeypatch):
 
 
 async def test_a_ping_notices_a_missed_version(settings, monkeypatch):
-    from games import consumers
+    from games import sockets
 
-    monkeypatch.setattr(consumers, "TOUCH_FLUSH", 0.05)  # the process writes its sockets' pings together
+    monkeypatch.setattr(sockets, "TOUCH_FLUSH", 0.05)  # the process writes its sockets' pings together
     table, socks, people_ = await started_table("eclaircissement")
-    monkeypatch.setattr(services, "_group_send", lambda group, message: None)
+    monkeypatch.setattr(broadcasts, "_group_send", lambda group, message: None)
     rules = engines.get(table.game)
     state = rules.load(table.state)
     seat = rules.to_act(state)[0]
@@ -604,10 +612,10 @@ async def test_pings_refresh_presence_together(monkeypatch):
 
     from django.utils import timezone
 
-    from games import consumers
+    from games import sockets
     from games.models import Connection
 
-    monkeypatch.setattr(consumers, "TOUCH_FLUSH", 0.05)
+    monkeypatch.setattr(sockets, "TOUCH_FLUSH", 0.05)
     table, socks, _ = await started_table("eclaircissement")
     long_ago = timezone.now() - timedelta(minutes=5)
     await db(lambda: Connection.objects.filter(table_id=table.pk).update(last_seen=long_ago))()

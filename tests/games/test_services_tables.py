@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import engines, services
 from games.models import Action, ChatMessage, Connection, ModerationLog, Seat, Table
 from games.protocol import TableError
+from games.services import broadcasts, loop_moves
 from tests.games.tables_helpers import guest, member, replayed_state, short_game
 
 pytestmark = pytest.mark.django_db
@@ -112,7 +113,7 @@ def test_it_joins_the_first_free_seat_or_the_one_asked():
     refused("already_seated", services.join_table, table.pk, MAX)
     assert services.join_table(table.pk, guest("Ugo")) == 3
     refused("table_full", services.join_table, table.pk, guest("Eve"))
-    refused("table_full", services.join_table, table.pk, guest("Eve"), seat=1)
+    refused("seat_taken", services.join_table, table.pk, guest("Eve"), seat=1)  # the seat asked for is taken
     assert table_of(table.pk).version == 4
 
 
@@ -207,7 +208,7 @@ def test_a_move_on_the_event_loop_checks_writes_and_broadcasts_like_play_move(mo
 
     assert services.async_moves()
     sent = []
-    monkeypatch.setattr(services, "_group_send", lambda group, message: sent.append((group, message)))
+    monkeypatch.setattr(broadcasts, "_group_send", lambda group, message: sent.append((group, message)))
     start = timezone.now()
     table = services.create_table(ZOE, "eclaircissement", clock={"kind": "game", "base": 60, "increment": 2})
     services.join_table(table.pk, MAX)
@@ -226,7 +227,7 @@ def test_a_move_on_the_event_loop_checks_writes_and_broadcasts_like_play_move(mo
             return await services.play_move_async(*args, **kwargs)
         finally:
             assert all(not c.closed and c.pgconn.transaction_status == 0  # idle: committed or rolled back
-                       for pool in services._move_connections.values() for c in pool.free)
+                       for pool in loop_moves._move_connections.values() for c in pool.free)
 
     def played(*args, **kwargs):
         return asyncio.run(play(*args, **kwargs))
@@ -261,15 +262,15 @@ def test_a_move_on_the_version_held_in_memory_is_written_only_if_the_table_is_st
     import asyncio
 
     sent = []
-    monkeypatch.setattr(services, "_group_send", lambda group, message: sent.append((group, message)))
+    monkeypatch.setattr(broadcasts, "_group_send", lambda group, message: sent.append((group, message)))
     locked = []
-    under_lock = services._move_under_lock
+    under_lock = loop_moves._move_under_lock
 
     async def spy(*args, **kwargs):
         locked.append(args[3])
         return await under_lock(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_move_under_lock", spy)
+    monkeypatch.setattr(loop_moves, "_move_under_lock", spy)
     start = timezone.now()
     table = services.create_table(ZOE, "eclaircissement", clock={"kind": "game", "base": 60, "increment": 2})
     services.join_table(table.pk, MAX)

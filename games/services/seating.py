@@ -1,0 +1,236 @@
+"""Actions before the game: creating a table, taking and leaving seats,
+bots on empty seats, the start."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from games import engines
+from games.engines.base import OptionError
+from games.models import Connection, Seat, Table
+from games.protocol import TableError
+from games.services.broadcasts import _broadcast
+from games.services.clocks import parse_clock
+from games.services.play import DEFAULT_BOT_LEVEL, _advance, _check_level, _finish
+from games.services.store import _lock, _record, _save, _seats, _transaction
+from games.services.tables import _can_watch, _is_host, _seat_of, rules_for
+from games.services.who import Who
+
+
+@_transaction
+def create_table(
+    who: Who,
+    game: str,
+    seats: int | None = None,
+    options: dict[str, Any] | None = None,
+    *,
+    rated: bool = False,
+    private: bool = False,
+    clock: Any = None,
+    sit: bool = True,
+    absent_bot: str = "",
+    absent_grace: int = 120,
+    now: datetime | None = None,
+) -> Table:
+    """A new table, open for players; its creator hosts it and (by default) takes seat 0."""
+    if not who.can_sit:
+        raise TableError("name_required")
+    if rated and who.user_id is None:
+        raise TableError("account_required")
+    try:
+        rules = engines.get(game) if isinstance(game, str) else None
+    except KeyError:
+        rules = None
+    if rules is None:
+        raise TableError("unknown_game")
+    count = rules.min_players if seats is None else seats
+    try:
+        rules.check_players(count)
+    except OptionError as exc:
+        raise TableError("bad_seats", str(exc)) from None
+    if options is not None and not isinstance(options, dict):
+        raise TableError("bad_options")
+    try:
+        checked = rules.validate_options(options or {})
+    except OptionError as exc:
+        raise TableError("bad_options", str(exc)) from None
+    if absent_bot:
+        _check_level(absent_bot)
+    if isinstance(absent_grace, bool) or not isinstance(absent_grace, int) or not 10 <= absent_grace <= 86400 * 30:
+        raise TableError("bad_options", "absent_grace must be 10 s to 30 days")
+    table = Table.objects.create(
+        game=rules.slug,
+        options=checked,
+        seat_count=count,
+        rated=bool(rated),
+        private=bool(private),
+        clock=parse_clock(clock),
+        created_by_id=who.user_id,
+        creator_key="" if who.user_id else who.guest_key,
+        creator_name=who.name,
+        absent_bot=absent_bot,
+        absent_grace=absent_grace,
+    )
+    seat_rows = [Seat(table=table, index=i) for i in range(count)]
+    if sit:
+        seat_rows[0].user_id = who.user_id
+        seat_rows[0].guest_key = "" if who.user_id else who.guest_key
+        seat_rows[0].name = who.name
+    Seat.objects.bulk_create(seat_rows)
+    _record(table, "create", 0 if sit else None, payload={"name": who.name} if sit else {})
+    table.save()
+    _broadcast(table, "create", seat_rows)
+    return table
+
+
+@_transaction
+def join_table(table_id: Any, who: Who, seat: int | None = None, invite: str | None = None) -> int:
+    """Take a seat (the first free one unless ``seat`` says which) before the start."""
+    table = _lock(table_id)
+    seats = _seats(table)
+    if not _can_watch(table, seats, who, invite):
+        raise TableError("private_table")
+    if table.status != Table.Status.OPEN:
+        raise TableError("not_open")
+    if not who.can_sit:
+        raise TableError("name_required")
+    if table.rated and who.user_id is None:
+        raise TableError("account_required")
+    if _seat_of(seats, who) is not None:
+        raise TableError("already_seated")
+    if seat is None:
+        free = [s for s in seats if s.is_empty]
+        if not free:
+            raise TableError("table_full")
+        target = free[0]
+    else:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
+            raise TableError("bad_seat")
+        target = seats[seat]
+        if not target.is_empty:
+            raise TableError("seat_taken")
+    target.user_id = who.user_id
+    target.guest_key = "" if who.user_id else who.guest_key
+    target.name = who.name
+    _record(table, "join", target.index, payload={"name": who.name})
+    _save(table, seats)
+    _broadcast(table, "join", seats)
+    return target.index
+
+
+@_transaction
+def leave_table(table_id: Any, who: Who) -> None:
+    """Give one's seat back before the start; the last person leaving aborts the table."""
+    table = _lock(table_id)
+    seats = _seats(table)
+    mine = _seat_of(seats, who)
+    if mine is None:
+        raise TableError("not_seated")
+    if table.status != Table.Status.OPEN:
+        raise TableError("not_open")
+    mine.user_id = None
+    mine.guest_key = ""
+    mine.name = ""
+    Connection.objects.filter(table=table, seat=mine.index).update(seat=None)
+    _record(table, "leave", mine.index)
+    if not any(s.is_human for s in seats):
+        _finish(table, seats, None, timezone.now(), status=Table.Status.ABORTED)
+        _record(table, "abort", None, payload={"reason": "empty"})
+    _save(table, seats)
+    _broadcast(table, "leave", seats)
+
+
+@_transaction
+def add_bots(table_id: Any, who: Who, level: str, seats: list[int] | None = None) -> list[int]:
+    """The host fills empty seats (all of them, or the ones listed) with bots."""
+    _check_level(level)
+    table = _lock(table_id)
+    rows = _seats(table)
+    if not _is_host(table, rows, who) and not who.is_staff:
+        raise TableError("not_host")
+    if table.status != Table.Status.OPEN:
+        raise TableError("not_open")
+    if seats is None:
+        targets = [s for s in rows if s.is_empty]
+    else:
+        if any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(rows) for i in seats):
+            raise TableError("bad_seat")
+        targets = [rows[i] for i in sorted(set(seats))]
+        if any(not s.is_empty for s in targets):
+            raise TableError("seat_taken")
+    if not targets:
+        raise TableError("table_full")
+    for seat in targets:
+        seat.bot_level = level
+        seat.name = ""
+    _record(table, "bots", None, payload={"level": level, "seats": [s.index for s in targets]})
+    _save(table, rows)
+    _broadcast(table, "bots", rows)
+    return [s.index for s in targets]
+
+
+@_transaction
+def remove_bot(table_id: Any, who: Who, seat: int) -> None:
+    table = _lock(table_id)
+    rows = _seats(table)
+    if not _is_host(table, rows, who) and not who.is_staff:
+        raise TableError("not_host")
+    if table.status != Table.Status.OPEN:
+        raise TableError("not_open")
+    if not 0 <= seat < len(rows):
+        raise TableError("bad_seat")
+    if not rows[seat].is_bot:
+        raise TableError("not_a_bot")
+    rows[seat].bot_level = ""
+    _record(table, "unbot", seat)
+    _save(table, rows)
+    _broadcast(table, "unbot", rows)
+
+
+def _start(table: Table, seats: list[Seat], now: datetime) -> None:
+    rules = rules_for(table)
+    state = rules.new_game(table.seat_count, seed=table.seed, options=table.options)
+    table.status = Table.Status.RUNNING
+    table.started_at = now
+    kind = (table.clock or {}).get("kind", "none")
+    connected = set(
+        Connection.objects.filter(table=table, seat__isnull=False).values_list("seat", flat=True)
+    )
+    for seat in seats:
+        seat.clock_ms = int(table.clock["base"]) * 1000 if kind == "game" else None
+        seat.turn_started_at = None
+        seat.absent_since = None if (seat.is_bot or seat.index in connected) else now
+    _record(table, "start")
+    _advance(table, seats, rules, None, state, now)
+
+
+@_transaction
+def start_table(table_id: Any, who: Who, now: datetime | None = None) -> None:
+    """The host starts the game once every seat is taken (by a person or a bot)."""
+    now = now or timezone.now()
+    table = _lock(table_id)
+    seats = _seats(table)
+    if not _is_host(table, seats, who) and not who.is_staff:
+        raise TableError("not_host")
+    if table.status != Table.Status.OPEN:
+        raise TableError("not_open")
+    if any(s.is_empty for s in seats):
+        raise TableError("seats_empty")
+    _start(table, seats, now)
+    _save(table, seats)
+    _broadcast(table, "start", seats)
+
+
+@_transaction
+def quick_game(who: Who, game: str, level: str = DEFAULT_BOT_LEVEL, seats: int | None = None,
+               options: dict[str, Any] | None = None, clock: Any = None) -> Table:
+    """"Play against a bot now": a table with ``who`` on seat 0, bots everywhere else, started."""
+    _check_level(level)
+    table = create_table(who, game, seats, options, clock=clock, absent_bot=level)
+    add_bots(table.pk, who, level)
+    start_table(table.pk, who)
+    table.refresh_from_db()
+    return table
