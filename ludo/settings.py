@@ -277,7 +277,7 @@ LOGGING = {
     "loggers": {"axes": {"level": "WARNING"}, "daphne": {"level": "WARNING"}},
 }
 
-# -- live tables (games/services.py, games/consumers.py, docs/protocol.md) -------------------
+# -- live tables (games/services/, games/consumers.py, docs/protocol.md) -------------------
 
 LUDO_BOT_THINK_SECONDS = env_int("LUDO_BOT_THINK_MS", 1000, minimum=0, maximum=60_000) / 1000
 # How long a worker holds a bot's turn while the bot thinks; a worker that dies

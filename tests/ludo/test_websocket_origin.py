@@ -45,7 +45,7 @@ async def test_it_accepts_a_websocket_from_the_sites_own_origin():
         assert connected
         await communicator.send_json_to({"t": "ping", "id": 7})
         answer = await communicator.receive_json_from()
-        assert answer["t"] == "pong" and answer["echo"] == 7
+        assert answer["t"] == "pong" and answer["id"] == 7
     finally:
         await communicator.disconnect()
 
@@ -60,6 +60,6 @@ def test_a_real_server_refuses_a_foreign_origin_and_accepts_its_own(daphne_serve
         async with websockets.connect(url, origin=daphne_server.origin, open_timeout=10) as socket:
             await socket.send(json.dumps({"t": "ping", "id": "a"}))
             answer = json.loads(await asyncio.wait_for(socket.recv(), 10))
-            assert answer["t"] == "pong" and answer["echo"] == "a"
+            assert answer["t"] == "pong" and answer["id"] == "a"
 
     asyncio.run(scenario())
