@@ -11,7 +11,7 @@ class Lesson {
   constructor(root) {
     this.root = root;
     this.steps = JSON.parse(document.getElementById("lesson-steps").textContent);
-    this.tryUrl = root.dataset.tryUrl; // .../0/try/: the 0 is the step number
+    this.tryUrl = root.dataset.tryUrl; // .../0/try/ (/0/essai/ in French): the 0 is the step number
     const q = (name) => root.querySelector(`[data-${name}]`);
     this.nodes = {
       progress: q("progress"), prompt: q("prompt"), slot: q("board-slot"), feedback: q("feedback"),
@@ -93,7 +93,7 @@ class Lesson {
     this.board.update(step.view, this.context(step, step.view, [], null));
     let answer;
     try {
-      const url = this.tryUrl.replace(/\/0\/try\/$/, `/${step.number}/try/`) + `?move=${encodeURIComponent(move)}`;
+      const url = this.tryUrl.replace(/\/0\/([^/]+\/)$/, `/${step.number}/$1`) + `?move=${encodeURIComponent(move)}`;
       const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
       answer = await response.json();
       if (!response.ok) throw new Error(answer.error || response.statusText);
