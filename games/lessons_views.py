@@ -41,11 +41,11 @@ def _players(rules: engines.Rules, step: Step) -> list[dict[str, Any]]:
     players = []
     for seat in range(count):
         if seat == step.seat:
-            name = _("You")
+            name = _("Learner")
         elif count == 2:
             name = _("Opponent")
-        else:
-            name = _("Player %(number)s") % {"number": seat + 1}
+        else:  # Drekki: the lessons speak of mage 0 (the learner), 1, 2...
+            name = _("Mage %(number)s") % {"number": seat}
         players.append({"seat": seat, "name": name, "isBot": seat != step.seat, "connected": True})
     return players
 

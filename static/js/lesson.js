@@ -19,6 +19,9 @@ class Lesson {
     };
     this.index = 0;
     this.busy = false;
+    // On a phone the introduction starts folded, so that the board comes first.
+    const intro = root.querySelector("[data-intro]");
+    if (intro && window.matchMedia("(max-width: 40rem)").matches) intro.open = false;
     this.nodes.retry.addEventListener("click", () => this.show(this.index));
     this.nodes.next.addEventListener("click", () => this.show(this.index + 1));
     this.nodes.restart.addEventListener("click", () => {
@@ -103,6 +106,7 @@ class Lesson {
       this.busy = false;
       return;
     }
+    this.nodes.announce.textContent = ""; // the board's own line (a selection) is over
     if (answer.ok) {
       this.feedback("right", answer.text);
       this.board.update(answer.view, this.context(step, answer.view, [], move));
