@@ -155,3 +155,12 @@ class LanguageChoiceMiddleware:
             path=settings.LANGUAGE_COOKIE_PATH, samesite=settings.LANGUAGE_COOKIE_SAMESITE or "Lax",
             secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
         )
+
+
+def english_url(url: str) -> str:
+    """The English address of a French one (path and query): /jouer/?game=x -> /en/play/?game=x."""
+    path, mark, query = url.partition("?")
+    english = path_in(path, "en")
+    if english is None:
+        raise ValueError(f"{path!r} is no page with an English version")
+    return english + mark + query

@@ -86,6 +86,10 @@ def test_the_accounts_preference_follows_the_person_to_a_new_browser(client):
     ("/en/jouer/table/12/revoir/", "/en/play/table/12/replay/"),
     ("/en/jouer/apprendre/drumlin/", "/en/play/learn/drumlin/"),
     ("/en/compte/connexion/", "/en/account/login/"),
+    ("/en/catalogue/quoi-jouer/", "/en/catalogue/what-to-play/"),
+    ("/en/catalogue/jeu/drumlin/regles/", "/en/catalogue/game/drumlin/rules/"),
+    ("/en/sessions/proposer/", "/en/sessions/propose/"),
+    ("/en/sessions/hotes/3/annuler/", "/en/sessions/hosts/3/cancel/"),
 ])
 def test_old_english_addresses_redirect_for_good(client, old, new):
     response = client.get(old + "?x=1")
@@ -95,6 +99,7 @@ def test_old_english_addresses_redirect_for_good(client, old, new):
 @pytest.mark.parametrize("french, english", [
     ("/jouer/", "/en/play/"), ("/jouer/apprendre/drekki/", "/en/play/learn/drekki/"), ("/", "/en/"),
     ("/catalogue/", "/en/catalogue/"), ("/sessions/", "/en/sessions/"), ("/compte/connexion/", "/en/account/login/"),
+    ("/catalogue/quoi-jouer/", "/en/catalogue/what-to-play/"), ("/sessions/proposer/", "/en/sessions/propose/"),
 ])
 def test_every_french_address_works_and_has_its_english_twin(client, french, english):
     assert client.get(french).status_code == 200
