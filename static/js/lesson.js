@@ -4,7 +4,7 @@
 // contract). Every move tried goes to the server, which says whether it is the one
 // asked and, when it is not, why, in words; the learner then tries again.
 
-import { boardHost, boardStylesheets, loadBoard } from "./table/boards.js";
+import { boardHost, boardStylesheets, lastMoveOf, loadBoard } from "./table/boards.js";
 import { fill, gettext } from "./table/format.js";
 
 class Lesson {
@@ -78,7 +78,8 @@ class Lesson {
     this.nodes.retry.hidden = true;
     this.nodes.next.hidden = true;
     this.mount(step.seat);
-    this.board.update(step.view, this.context(step, step.view, [...step.legal], null));
+    // The opponent's reply that led here (if any) is highlighted as the last move.
+    this.board.update(step.view, this.context(step, step.view, [...step.legal], lastMoveOf(step.view)));
   }
 
   feedback(kind, text = "") {
@@ -120,7 +121,7 @@ class Lesson {
     } else {
       // Explained; the same position comes back at once for another try.
       this.feedback("wrong", answer.text);
-      this.board.update(step.view, this.context(step, step.view, [...step.legal], null));
+      this.board.update(step.view, this.context(step, step.view, [...step.legal], lastMoveOf(step.view)));
       this.busy = false;
       this.nodes.feedback.scrollIntoView({ block: "nearest" });
     }
