@@ -62,7 +62,7 @@ class Lesson {
       players: step.players,
       outcome: view.outcome || null,
       countdown: null,
-      interactive: legal.length > 0,
+      interactive: true, // the learner sits at the board; with no legal move it waits for the next step
     };
   }
 
