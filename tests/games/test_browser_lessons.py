@@ -90,3 +90,68 @@ def test_a_lesson_is_completed_by_clicking_with_a_wrong_move_explained(live_site
     page.wait_for_url(re.compile(r"/jouer/table/\d+/$"))
     expect(page.locator("[data-players]")).to_contain_text("facile", timeout=15_000)
     probe.assert_no_console_errors()
+
+
+DRUMLIN_CLICKS = [  # the rulebook's examples A and B, as a learner clicks them
+    ["d3", "d8"], ["c10"], ["c6", "c10"], ["c4", "c10"], ["c10", "base"],
+    ["e3", "e8"], ["b4", "g10"], ["e8", "g10"], ["move:Og10-base"],
+]
+
+
+def drumlin_click(page, target: str) -> None:
+    slot = page.locator("[data-board-slot]")
+    if target == "base":
+        slot.locator("[data-base='1']").click()
+    elif target.startswith("move:"):
+        slot.locator(f"button[data-move='{target[5:]}']").click()
+    else:
+        slot.locator(f"[data-square='{target}']").click()
+
+
+def test_the_drumlin_lesson_replays_the_rulebooks_examples_by_clicking(live_site, chromium):
+    probe = new_page(chromium, live_site, "test_browser_lessons-drumlin", viewport=DESKTOP)
+    page = probe.page
+    page.goto(live_site.url("/en/play/learn/drumlin/"))
+    feedback = page.locator("[data-feedback]")
+    # One wrong move first: the dragon stops short of the egg.
+    drumlin_click(page, "d3")
+    drumlin_click(page, "d7")
+    expect(feedback).to_have_text(re.compile(r"^Not this one\. The dragon stops in front of the egg"))
+    for number, clicks in enumerate(DRUMLIN_CLICKS, 1):
+        expect(page.locator("[data-progress]")).to_have_text(f"Step {number} of {len(DRUMLIN_CLICKS)}")
+        for target in clicks:
+            drumlin_click(page, target)
+        expect(feedback).to_have_attribute("data-kind", "right")
+        if number < len(DRUMLIN_CLICKS):
+            page.locator("[data-next]").click()
+    expect(page.locator("[data-end]")).to_be_visible()
+    expect(feedback).to_have_text("Won a second time!")
+    probe.assert_no_console_errors()
+
+
+OTHER_LESSONS = {  # each step as a learner clicks it: squares, or "move:<move>" for a button
+    "rampants-sauteurs": [["a2", "a3"], ["a1", "c3"], ["c6", "c7"]],
+    "quatre-en-ligne": [["1,1"], ["0,1", "2,3"], ["4,3", "2,-1", "2,1", "2,-1"], ["3,2", "3,0"]],
+    "drekki": [["move:play 4"], ["move:bid 6"], ["move:bid 8"], ["move:colour red"]],
+}
+
+
+@pytest.mark.parametrize("slug", OTHER_LESSONS)
+def test_the_other_lessons_are_completed_by_clicking(live_site, chromium, slug):
+    probe = new_page(chromium, live_site, f"test_browser_lessons-{slug}", viewport=DESKTOP)
+    page = probe.page
+    page.goto(live_site.url(f"/jouer/apprendre/{slug}/"))
+    steps = OTHER_LESSONS[slug]
+    for number, clicks in enumerate(steps, 1):
+        expect(page.locator("[data-progress]")).to_have_text(f"Étape {number} sur {len(steps)}")
+        for target in clicks:
+            slot = page.locator("[data-board-slot]")
+            if target.startswith("move:"):
+                slot.locator(f"button[data-move='{target[5:]}']").click()
+            else:
+                slot.locator(f"[data-square='{target}']").click()
+        expect(page.locator("[data-feedback]")).to_have_attribute("data-kind", "right")
+        if number < len(steps):
+            page.locator("[data-next]").click()
+    expect(page.locator("[data-end]")).to_be_visible()
+    probe.assert_no_console_errors()
