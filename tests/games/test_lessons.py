@@ -29,7 +29,7 @@ def test_every_step_replays_through_the_engine(slug):
     its answer(s), and hold every wrong-move entry to what it says."""
     data = raw(slug)
     rules = engines.get(slug)
-    state = None
+    state, seat, previous_answer = None, None, None
     for number, step in enumerate(data["steps"], 1):
         if "position" in step:
             state = rules.parse_position(step["position"])
