@@ -143,6 +143,11 @@ def _step(rules: engines.Rules, name: str, number: int, data: Any, previous: Ste
     else:
         if previous is None:
             raise LessonError(f"{where}: the first step needs a position")
+        if len(previous.answer) > 1:
+            raise LessonError(
+                f"{where}: step {previous.number} accepts several answers, so this step cannot follow "
+                "from it (then): give its position"
+            )
         state = _play(rules, previous.state, previous.seat, previous.answer[0], f"{where}, previous answer")
         then = data["then"]
         if not isinstance(then, list):

@@ -101,6 +101,7 @@ def broken(slug: str, change) -> dict:
     (lambda d: d["steps"][0].update(seat=1), "step 1: seat 1 is not to act here"),
     (lambda d: d["steps"][0].update(position="e7/8/3(Eo)1E2/8/2E5/8/2E5/3D3e/6e1/1E6 v - std -", then=[]), "give either a position or"),
     (lambda d: d["steps"][0].update(colour="red"), "step 1: unknown field(s) colour"),
+    (lambda d: d["steps"][1].update(answer=["*c10", "*d5"]), "step 3: step 2 accepts several answers"),
     (lambda d: d.update(game="chess"), "unknown game 'chess'"),
     (lambda d: d.update(steps=[]), "no steps"),
     (lambda d: d["steps"][4].update(answer=["Oc10-base", "Ea1-a2"]), "step 5: the answer 'Ea1-a2' is not legal here"),
