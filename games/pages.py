@@ -23,10 +23,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
-from games import engines, services
+from games import engines, lessons, lobby_filter, services
 from games.engines.base import Option, Rules
 from games.models import Seat, Table
 from games.protocol import ERROR_MESSAGES, TableError
+from ludo.guests import ensure_guest_name
 
 # Engines declare their option texts in English; these are the same strings,
 # marked so that the catalogue holds their translations (a test checks that
@@ -93,8 +94,18 @@ def _option(option: Option, prefix: str) -> dict[str, Any]:
     }
 
 
+def quick_seat_choices(rules: Rules) -> tuple[list[int], int]:
+    """The player counts quick play offers for a game, and the one preselected: a
+    multi-player game (Drekki) gets 3 to its most, 4 by default; a duel game none."""
+    if rules.max_players <= 2:
+        return [], rules.min_players
+    choices = list(range(max(3, rules.min_players), rules.max_players + 1))
+    return choices, 4 if 4 in choices else choices[0]
+
+
 def _game(rules: Rules, catalog: dict[str, Any]) -> dict[str, Any]:
     game = catalog.get(rules.slug)
+    quick_choices, quick_default = quick_seat_choices(rules)
     return {
         "slug": rules.slug,
         "title": game.display_title if game else rules.title,
@@ -103,6 +114,9 @@ def _game(rules: Rules, catalog: dict[str, Any]) -> dict[str, Any]:
         "max_players": rules.max_players,
         "seat_choices": list(range(rules.min_players, rules.max_players + 1)),
         "options": [_option(o, f"opt-{rules.slug}-") for o in rules.options],
+        "quick_seats": quick_choices,
+        "quick_default": quick_default,
+        "lesson_url": reverse("games:lesson", args=[rules.slug]) if rules.slug in lessons.available() else "",
     }
 
 
@@ -162,7 +176,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     games = games_info()
     titles = {g["slug"]: g["title"] for g in games}
     tables = [{**entry, "title": titles.get(entry["game"], entry["game"])}
-              for entry in services.lobby_tables()]
+              for entry in lobby_filter.visible(services.lobby_tables())]
     chosen = request.GET.get("game", "")
     if chosen not in {g["slug"] for g in games}:
         chosen = games[0]["slug"] if games else ""
@@ -170,6 +184,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "games": games,
         "chosen": chosen,
         "can_sit": who.can_sit,
+        "is_guest": who.user_id is None,
         "tables": tables,
         "my_tables": _my_tables(who, titles),
         "clocks": [(key, _(label)) for key, _clock, label in CLOCKS],
@@ -250,17 +265,39 @@ def create(request: HttpRequest) -> HttpResponse:
     return redirect("games:table", table.pk)
 
 
+def _quick_seats(request: HttpRequest, rules: Rules) -> int | None:
+    """The player count quick play asked for (``seats-<slug>``), for games that offer one."""
+    choices, default = quick_seat_choices(rules)
+    if not choices:
+        return None
+    raw = request.POST.get(f"seats-{rules.slug}", "")
+    if raw == "":
+        return default
+    try:
+        count = int(raw)
+    except ValueError:
+        raise TableError("bad_seats") from None
+    if count not in choices:
+        raise TableError("bad_seats")
+    return count
+
+
 @require_POST
 def quick(request: HttpRequest) -> HttpResponse:
-    """"Play against a bot now": a started table, the visitor on the first seat."""
-    who = services.Who.from_request(request)
+    """"Play against a bot now", in one click: a started table, the visitor on the first
+    seat. A visitor without a name gets a made-up guest name, theirs to change later."""
     game = request.POST.get("game", "")
     try:
         rules = _form_rules(request)
         level = request.POST.get("level", services.DEFAULT_BOT_LEVEL)
-        table = services.quick_game(who, rules.slug, level)
+        seats = _quick_seats(request, rules)
+        named = ensure_guest_name(request)
+        who = services.Who.from_request(request)
+        table = services.quick_game(who, rules.slug, level, seats)
     except TableError as exc:
         return _refused(request, exc, game)
+    if named:
+        messages.info(request, _("You play as %(name)s. You can change this name on the guest page.") % {"name": named})
     return redirect("games:table", table.pk)
 
 

@@ -1,15 +1,20 @@
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
-from games import api, pages
+from games import api, lessons_views, pages
 
 app_name = "games"
 urlpatterns = [
-    # The pages of live play (games/pages.py): the lobby, a table, its replay.
-    path("jouer/", pages.lobby, name="play"),
-    path("jouer/nouvelle-table/", pages.create, name="create"),
-    path("jouer/contre-un-robot/", pages.quick, name="quick"),
-    path("jouer/table/<int:table_id>/", pages.table, name="table"),
-    path("jouer/table/<int:table_id>/revoir/", pages.replay, name="replay"),
+    # The pages of live play (games/pages.py): the lobby, a table, its replay; the
+    # lessons (games/lessons_views.py). Paths in English, French in the catalogue
+    # (/jouer/ and /en/play/); old English paths redirect (ludo.language).
+    path(_("play/"), pages.lobby, name="play"),
+    path(_("play/new-table/"), pages.create, name="create"),
+    path(_("play/against-a-bot/"), pages.quick, name="quick"),
+    path(_("play/table/<int:table_id>/"), pages.table, name="table"),
+    path(_("play/table/<int:table_id>/replay/"), pages.replay, name="replay"),
+    path(_("play/learn/<slug:slug>/"), lessons_views.lesson, name="lesson"),
+    path(_("play/learn/<slug:slug>/<int:number>/try/"), lessons_views.attempt, name="lesson-try"),
     # JSON API for the lobby, tables, replays (docs/protocol.md, "HTTP API").
     path("api/games/", api.games, name="api-games"),
     path("api/tables/", api.tables, name="api-tables"),

@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "ludo.language.LanguageChoiceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -203,6 +204,9 @@ LANGUAGES = [("fr", _("French")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
+# The language switch's choice is kept a year (ludo.language; an account also keeps it).
+LANGUAGE_COOKIE_AGE = 365 * 86400
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_TZ = True
 
 # -- email -------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
-"""URLs. Pages are in French at / and in English under /en/; the account and
-guest pages have translated paths too (/compte/connexion/ and /en/account/login/):
-msgids are the English paths, the French catalogue holds the French ones.
+"""URLs. Pages are in French at / and in English under /en/, with translated paths
+(/compte/connexion/ and /en/account/login/, /jouer/ and /en/play/, and the apps'
+own: /catalogue/jeu/<slug>/regles/ and /en/catalogue/game/<slug>/rules/): msgids are
+the English paths, the French catalogue holds the French ones. The French paths of
+English pages (/en/jouer/) redirect to the English ones (ludo.language).
 """
 
 from django.conf import settings

@@ -28,6 +28,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from ludo.accounts import GUEST_NAME_KEY, GUEST_NAME_MAX, clean_guest_name
+from ludo.language import save_account_language
 
 log = logging.getLogger(__name__)
 HEALTH_TIMEOUT = 2.0
@@ -174,7 +175,8 @@ def guest_forget(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def set_language(request: HttpRequest) -> HttpResponse:
-    """Django's set_language, resolving ``next`` in the language of its own path.
+    """Django's set_language, resolving ``next`` in the language of its own path; an
+    account also saves the choice (ludo.models.Profile).
 
     With prefix_default_language=False, /i18n/setlang/ always runs in French, so
     Django's view cannot resolve an English ``next`` (/en/...) and would send the
@@ -183,7 +185,10 @@ def set_language(request: HttpRequest) -> HttpResponse:
     next_url = request.POST.get("next") or ""
     from_language = translation.get_language_from_path(urlsplit(next_url).path) or settings.LANGUAGE_CODE
     with translation.override(from_language):
-        return i18n.set_language(request)
+        response = i18n.set_language(request)
+    # An account keeps the choice too, so that it follows the person to other browsers.
+    save_account_language(request.user, request.POST.get("language", ""))
+    return response
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

@@ -121,3 +121,18 @@ for (const picker of pickers) {
     }
   });
 }
+
+// Quick play: the player count shows only for the chosen game when it offers one (Drekki).
+const quick = root.querySelector("[data-quick-form]");
+if (quick) {
+  const select = quick.querySelector("[data-game-select]");
+  const show = () => {
+    for (const label of quick.querySelectorAll("[data-quick-seats]")) {
+      const chosen = label.dataset.quickSeats === select.value;
+      label.hidden = !chosen;
+      label.querySelector("select").disabled = !chosen;
+    }
+  };
+  select.addEventListener("change", show);
+  show();
+}

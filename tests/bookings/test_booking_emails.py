@@ -23,7 +23,7 @@ def only_calendar(message):
 
 
 def link_path(message):
-    line = next(line for line in message.body.splitlines() if "/reservation/" in line)
+    line = next(line for line in message.body.splitlines() if "/reservation/" in line or "/booking/" in line)
     return urlsplit(line.strip()).path
 
 
@@ -54,7 +54,7 @@ def test_an_english_booker_gets_english_emails_and_links(soon, client, mailoutbo
     assert message.subject.startswith("Booking confirmed:")
     assert "Hello Guest 1," in message.body
     path = link_path(message)
-    assert path.startswith("/en/sessions/reservation/")
+    assert path.startswith("/en/sessions/booking/")
     assert "Your booking" in client.get(path).content.decode()
 
 
@@ -70,7 +70,7 @@ def test_the_waiting_list_and_the_offer_are_told(make_session, now, mailoutbox, 
     cancelled, offer = mailoutbox[2:]
     assert cancelled.subject.startswith("Réservation annulée")
     assert str(only_calendar(cancelled).walk("VEVENT")[0]["status"]) == "CANCELLED"
-    assert offer.subject.startswith("A seat is free for you:") and "/en/sessions/reservation/" in offer.body
+    assert offer.subject.startswith("A seat is free for you:") and "/en/sessions/booking/" in offer.body
 
 
 def test_approval_emails(make_session, alice, now, mailoutbox, on_commit):

@@ -14,6 +14,7 @@ from catalog import extraction, services
 from catalog.models import Document, DocumentPage
 from ludo import worker
 from tests.conftest import require
+from ludo.language import english_url
 
 # The worker closes connections between jobs, as it does in production: these tests
 # cannot run inside the usual per-test transaction.
@@ -178,7 +179,7 @@ def test_the_status_shows_on_the_reader(client, drumlin):
     document = services.add_scanned_document(
         drumlin, [services.Upload("ok.pdf", born_digital_pdf("Le dragon."))], title="One", language="fr"
     )
-    url = "/en" + document.get_absolute_url()
+    url = english_url(document.get_absolute_url())
     page = client.get(url).content.decode()
     assert "status-pending" in page and "waiting for text extraction" in page
     assert 'http-equiv="refresh"' in page

@@ -51,7 +51,7 @@ def test_the_mood_orders_the_shortlist_and_says_why(shelves):
 
 
 def test_the_page_shows_the_reasons(client, shelves):
-    html = client.get("/en/catalogue/quoi-jouer/", {"players": 4, "minutes": 90, "youngest": 12, "mood": "thinky"}).content.decode()
+    html = client.get("/en/catalogue/what-to-play/", {"players": 4, "minutes": 90, "youngest": 12, "mood": "thinky"}).content.decode()
     assert "Brainy" in html and "best at 4 players" in html and "something to think about" in html
     assert "Lent" not in html
 

@@ -37,13 +37,16 @@ def decode_svg(svg: bytes) -> str:
     return found[0].text
 
 
-@pytest.mark.parametrize("prefix, language_path", [("", "/catalogue/"), ("/en", "/en/catalogue/")])
-def test_a_game_qr_code_opens_its_rules_page_in_the_readers_language(client, settings, drumlin, prefix, language_path):
+@pytest.mark.parametrize("qr_path, rules_path", [
+    ("/catalogue/jeu/drumlin/qr.svg", "/catalogue/jeu/drumlin/regles/"),
+    ("/en/catalogue/game/drumlin/qr.svg", "/en/catalogue/game/drumlin/rules/"),
+])
+def test_a_game_qr_code_opens_its_rules_page_in_the_readers_language(client, settings, drumlin, qr_path, rules_path):
     settings.SITE_URL = "https://ludo.example"
-    response = client.get(f"{prefix}/catalogue/jeu/drumlin/qr.svg")
+    response = client.get(qr_path)
     assert response["Content-Type"] == "image/svg+xml"
     address = decode_svg(response.content)
-    assert address == f"https://ludo.example{language_path}jeu/drumlin/regles/"
+    assert address == f"https://ludo.example{rules_path}"
     path = address.removeprefix("https://ludo.example")
     assert client.get(path).status_code == 200
 
@@ -51,8 +54,8 @@ def test_a_game_qr_code_opens_its_rules_page_in_the_readers_language(client, set
 def test_a_copy_qr_code_opens_the_rules_page_with_that_box(client, settings, drumlin):
     settings.SITE_URL = "https://ludo.example"
     copy = services.add_copy(drumlin, "D5#", contents="12 violet pieces\n12 pink pieces")
-    address = decode_svg(client.get(f"/en/catalogue/exemplaire/{copy.pk}/qr.svg").content)
-    assert address == f"https://ludo.example/en/catalogue/jeu/drumlin/regles/?exemplaire={copy.pk}"
+    address = decode_svg(client.get(f"/en/catalogue/copy/{copy.pk}/qr.svg").content)
+    assert address == f"https://ludo.example/en/catalogue/game/drumlin/rules/?exemplaire={copy.pk}"
     page = client.get(address.removeprefix("https://ludo.example")).content.decode()
     assert "D5#" in page and "12 violet pieces" in page
 

@@ -6,6 +6,7 @@ import pytest
 
 from catalog import search, services
 from catalog.models import Document
+from ludo.language import english_url
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +46,7 @@ def test_the_original_shows_its_translation_beside_it(client, pair):
 
 def test_the_phone_switch_names_both_languages(client, pair):
     _, translation = pair
-    html = client.get("/en" + translation.page_url(1)).content.decode()
+    html = client.get(english_url(translation.page_url(1))).content.decode()
     switch = html.split("data-pane-switch", 1)[1].split("</div>", 1)[0]
     assert "French" in switch and "German" in switch
 
@@ -70,7 +71,7 @@ def test_hosts_correct_a_page_and_search_sees_the_correction(client, alice, pair
     _, translation = pair
     client.force_login(alice)
     page_url = translation.page_url(1)
-    assert "Correct this page" in client.get("/en" + page_url).content.decode()
+    assert "Correct this page" in client.get(english_url(page_url)).content.decode()
     response = client.post(page_url.replace("/page/1/", "/page/1/corriger/"), {"text": "Page un : la licorne galope."})
     assert response.status_code == 302
     page = translation.pages.get(number=1)

@@ -9,6 +9,7 @@ from django.urls import reverse
 from catalog import diagrams
 from catalog.models import Game
 from games import engines
+from ludo.language import english_url
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ PLAYABLE = {
 @pytest.mark.parametrize("prefix, notes", [("", "Notes d'interprétation"), ("/en", "Interpretation notes")])
 def test_each_playable_game_has_a_rules_page_with_notes_and_diagrams(client, make_game, slug, prefix, notes):
     game = make_game(PLAYABLE[slug], engine_slug=slug, min_players=2, max_players=2)
-    html = client.get(prefix + game.rules_url()).content.decode()
+    html = client.get(english_url(game.rules_url()) if prefix else game.rules_url()).content.decode()
     assert notes.replace("'", "&#x27;") in html or notes in html
     assert html.count("<svg") >= 1 and "diagram-missing" not in html
     assert "<script" not in html.split("<main", 1)[1].split("</main>", 1)[0]
@@ -36,7 +37,7 @@ def test_each_playable_game_has_a_rules_page_with_notes_and_diagrams(client, mak
 def test_the_drekki_page_says_its_tiles_are_a_reconstruction(client, make_game):
     game = make_game("Drekki", engine_slug="drekki", min_players=2, max_players=6)
     assert "reconstruction" in client.get(game.rules_url()).content.decode()
-    assert "reconstruction" in client.get("/en" + game.rules_url()).content.decode()
+    assert "reconstruction" in client.get(english_url(game.rules_url())).content.decode()
 
 
 def test_a_game_without_an_engine_lists_its_rulebooks_only(client, make_game, text_document):
@@ -84,7 +85,7 @@ def test_play_now_opens_the_lobby_with_the_game_chosen(client, make_game, page):
     lobby = client.get(link).content.decode()
     quick = lobby.split("data-quick-form", 1)[1].split("</form>", 1)[0]
     assert f'<option value="{slug}" selected>' in quick
-    assert quick.count(" selected>") == 1
+    assert quick.split("</select>", 1)[0].count(" selected>") == 1
 
 
 def test_the_drumlin_page_replays_the_rulebook_examples(client, make_game):

@@ -83,14 +83,14 @@ def test_a_new_table_appears_in_the_lobby_without_a_reload(live_site, chromium):
 
 def test_the_lobby_speaks_english_under_en(live_site, chromium):
     leo = guest_page(chromium, live_site, "Leo", label="test_browser_lobby-leo")
-    leo.page.goto(live_site.url("/en/jouer/"))
+    leo.page.goto(live_site.url("/en/play/"))
     expect(leo.page.locator("h1")).to_have_text("Play")
     expect(leo.page.locator("#quick-title")).to_have_text("Play against a bot now")
     expect(leo.page.locator("[data-lobby-state]")).to_have_text(
         "This list follows the tables as they change.")
     leo.page.locator("[data-quick-form] select[name='game']").select_option("drumlin")
     leo.page.locator("[data-quick-form] button[type='submit']").click()
-    leo.page.wait_for_url(re.compile(r"/en/jouer/table/\d+/$"))
+    leo.page.wait_for_url(re.compile(r"/en/play/table/\d+/$"))
     expect(leo.page.locator("[data-status]")).to_have_text("Your turn.", timeout=15_000)
     expect(leo.page.locator("[data-guide]")).to_contain_text("Your turn: choose a piece")
     leo.assert_no_console_errors()
