@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
-from games import engines, lessons, lobby_filter, services
+from games import engines, lessons, services
 from games.engines.base import Option, Rules
 from games.models import Seat, Table
 from games.protocol import ERROR_MESSAGES, TableError
@@ -176,7 +176,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     games = games_info()
     titles = {g["slug"]: g["title"] for g in games}
     tables = [{**entry, "title": titles.get(entry["game"], entry["game"])}
-              for entry in lobby_filter.visible(services.lobby_tables())]
+              for entry in services.lobby_tables()]
     chosen = request.GET.get("game", "")
     if chosen not in {g["slug"] for g in games}:
         chosen = games[0]["slug"] if games else ""

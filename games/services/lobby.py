@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import Count, Max
 
+from games import lobby_filter
 from games.models import Seat, Table
 from games.services.who import Who
 
@@ -57,6 +58,8 @@ def lobby_tables(who: Who | None = None, include_private: bool = False) -> list[
             entry = {**lobby_entry_unchecked(table, seats_by_table.get(table.pk, [])), "private": True}
         if entry is not None:
             entries.append(entry)
+    if not include_private:
+        entries = lobby_filter.visible(entries)
     return entries
 
 

@@ -58,7 +58,8 @@ def _mark_absent(table_id: int, seat: int | None, now: datetime) -> None:
     if seat is None or Connection.objects.filter(table_id=table_id, seat=seat).exists():
         return
     Seat.objects.filter(
-        table_id=table_id, index=seat, table__status=Table.Status.RUNNING, absent_since__isnull=True
+        table_id=table_id, index=seat, table__status__in=[Table.Status.OPEN, Table.Status.RUNNING],
+        absent_since__isnull=True,
     ).update(absent_since=now)
 
 

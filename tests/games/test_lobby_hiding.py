@@ -62,3 +62,18 @@ def test_games_in_play_stay_listed_whoever_left(client):
     entries = services.lobby_tables()
     assert [e["id"] for e in lobby_filter.visible(entries)] == [e["id"] for e in entries] == [table.pk]
     assert table.pk in listed(client)
+
+
+def test_the_lobby_list_of_sockets_and_api_hides_them_too_but_not_the_hosts_list():
+    kept = services.create_table(ANNA, "drumlin")
+    gone = services.create_table(BEN, "drumlin")
+    aged(gone, 11)
+    assert [e["id"] for e in services.lobby_tables()] == [kept.pk]
+    assert {e["id"] for e in services.tables_for_staff()} == {kept.pk, gone.pk}
+
+
+def test_the_creator_leaving_an_open_table_is_recorded_when_the_last_socket_closes():
+    table = services.create_table(ANNA, "drumlin")
+    services.connect(table.pk, "chan-anna", ANNA, 0)
+    services.disconnect("chan-anna")
+    assert Seat.objects.get(table=table, index=0).absent_since is not None
