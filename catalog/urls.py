@@ -15,6 +15,7 @@ urlpatterns = [
     path("regles/recherche/", views.rules_search, name="rules_search"),
     path("regles/<int:pk>/page/<int:number>/", views.reader, name="reader"),
     path("regles/<int:pk>/page/<int:number>/corriger/", views.correct_page, name="correct_page"),
+    path("regles/<int:pk>/a-verifier/", views.document_review, name="document_review"),
     path("regles/<int:pk>/page/<int:number>/<str:size>.png", views.page_image, name="page_image"),
     path("regles/<int:pk>/fichier/<int:file_id>/", views.document_file, name="document_file"),
 ]
