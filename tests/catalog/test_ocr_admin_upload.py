@@ -88,7 +88,7 @@ def test_a_text_export_is_refused_beside_scans_or_on_a_document_with_files(clien
 
     Image.new("L", (40, 40), 255).save(png)
     response = client.post(ADD_URL, form(drumlin, upload("a.txt", b"Le dragon."), upload("p.png", png.read_bytes())))
-    assert "Upload a text export alone" in response.content.decode()
+    assert "Déposez un export texte seul" in response.content.decode()  # the admin is in French
     assert not Document.objects.exists()
     path = tmp_path / "r.txt"
     path.write_text("Le dragon vole.", encoding="utf-8")
@@ -99,7 +99,7 @@ def test_a_text_export_is_refused_beside_scans_or_on_a_document_with_files(clien
     data.update({"files-TOTAL_FORMS": "1", "files-INITIAL_FORMS": "1", "files-0-id": document.files.get().pk,
                  "files-0-document": document.pk})
     response = client.post(change, data)
-    assert "already has files" in response.content.decode()
+    assert "a déjà des fichiers" in response.content.decode()
     assert document.pages.get().text == "Le dragon vole." and document.files.count() == 1
 
 

@@ -106,4 +106,4 @@ def test_a_text_too_long_changes_nothing(client, alice, scanned):
 def test_the_admin_lists_the_pages_to_check(client, alice, scanned):
     client.force_login(alice)
     listing = client.get("/admin/catalog/document/?status__exact=to_check").content.decode()
-    assert "2 pages to check" in listing and f"/catalogue/regles/{scanned.pk}/a-verifier/" in listing
+    assert "2 pages à vérifier" in listing and f"/catalogue/regles/{scanned.pk}/a-verifier/" in listing
