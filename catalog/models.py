@@ -565,6 +565,30 @@ class DocumentPage(models.Model):
     def awaiting_check(self) -> bool:
         return self.needs_check and self.checked_at is None
 
+    def ocr_steps_display(self) -> list[str]:
+        """The preprocessing steps in the reader's language ("deskew +1.50°" is stored)."""
+        from django.utils.formats import number_format
+
+        out = []
+        for step in self.ocr_steps or []:
+            name, _sep, value = step.partition(" ")
+            number = value.strip("+×°")
+            try:
+                amount = number_format(float(number), 2)
+            except ValueError:
+                amount = number
+            if name == "deskew":
+                out.append(_("straightened by %(angle)s°") % {"angle": amount})
+            elif name == "upscale":
+                out.append(_("enlarged ×%(factor)s") % {"factor": amount})
+            elif name == "denoise":
+                out.append(_("specks filtered"))
+            elif name == "binarise":
+                out.append(_("black and white"))
+            else:
+                out.append(step)
+        return out
+
     def correct_url(self) -> str:
         return reverse("catalog:correct_page", args=[self.document_id, self.number])
 

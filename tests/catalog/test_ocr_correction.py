@@ -45,7 +45,7 @@ def test_only_staff_open_the_correction_screen(client, bob, scanned):
 def test_the_screen_shows_the_scan_and_the_text_to_correct(client, alice, scanned):
     client.force_login(alice)
     html = client.get(url(scanned, 2)).content.decode()
-    assert "OCR confidence 62%" in html and "deskew +1.50°" in html
+    assert "OCR confidence 62%" in html and "straightened by 1.50°" in html
     assert "Le drag0n v0le" in html  # the text to correct, in the form
     assert "The text is right as it is" in html
     assert "2 pages left to check" in html
