@@ -21,8 +21,10 @@ The steps, each chosen by measurement on rendered rulebook pages:
   page itself, and our threshold before it did not lower the error rate on any kind of
   page measured (it stays in ``STEPS`` so the benchmark keeps measuring it).
 
-The page's confidence decides whether it is listed for staff to check: under
-``CONFIDENCE_THRESHOLD``, or text lines seen and no word read.
+A page is listed for staff to check when tesseract's confidence is under
+``CONFIDENCE_THRESHOLD``, when text lines are seen and no word is read, or when fewer
+than ``MIN_LINE_COVERAGE`` of the text lines seen on the page got a word: tesseract can
+drop a whole paragraph and stay confident about the rest.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ LOW_WORD_CONFIDENCE = 60
 # pages with 2.5% or more 79-87.
 CONFIDENCE_THRESHOLD = 88.0
 ANALYSIS_WIDTH = 1000
+MIN_LINE_COVERAGE = 0.8  # share of the page's text lines where tesseract must have read a word
 
 
 class OcrError(Exception):
@@ -73,9 +76,12 @@ class OcrResult:
     low_words: int  # words under LOW_WORD_CONFIDENCE
     steps: list[str] = field(default_factory=list)
     analysis: PageAnalysis | None = None
+    coverage: float | None = None  # share of the text lines seen where a word was read
 
     @property
     def doubtful(self) -> bool:
+        if self.coverage is not None and self.coverage < MIN_LINE_COVERAGE:
+            return True
         if self.confidence is None:
             return bool(self.analysis and self.analysis.line_height)
         return self.confidence < CONFIDENCE_THRESHOLD
@@ -283,6 +289,50 @@ def text_and_confidence(rows: list[dict]) -> OcrResult:
     return OcrResult(text=text, confidence=round(weighted / total, 1) if total else None, words=words, low_words=low)
 
 
+def text_lines(gray: np.ndarray) -> list[tuple[int, int]]:
+    """The rows (top, bottom) of the text lines of an upright page: runs of rows with a
+    fair amount of ink, no taller than three times the usual line (a picture is not a
+    line of text)."""
+    mask = ink_mask(gray)
+    busy = mask.sum(axis=1) > max(3, 0.02 * mask.shape[1])
+    padded = np.concatenate([[False], busy, [False]]).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    spans = [(int(top), int(bottom)) for top, bottom in zip(edges[0::2], edges[1::2])]
+    if not spans:
+        return []
+    # Accents and the tops of tall letters come apart from their line by a few rows.
+    usual = float(np.percentile([b - t for t, b in spans], 75))
+    merged = [spans[0]]
+    for top, bottom in spans[1:]:
+        if top - merged[-1][1] <= 0.35 * usual:
+            merged[-1] = (merged[-1][0], bottom)
+        else:
+            merged.append((top, bottom))
+    merged = [(t, b) for t, b in merged if b - t >= 4]
+    if not merged:
+        return []
+    usual = float(np.median([b - t for t, b in merged]))
+    return [(t, b) for t, b in merged if b - t <= 3 * usual]
+
+
+def line_coverage(lines: list[tuple[int, int]], rows: list[dict]) -> float | None:
+    """Share of ``lines`` that a word read by tesseract overlaps (None: fewer than three
+    lines, too few to judge)."""
+    if len(lines) < 3:
+        return None
+    boxes = []
+    for row in rows:
+        if row.get("level") == "5" and (row.get("text") or "").strip():
+            try:
+                if float(row.get("conf") or -1) >= 0:
+                    top = int(row["top"])
+                    boxes.append((top, top + int(row["height"])))
+            except (KeyError, ValueError):
+                continue
+    covered = sum(1 for t, b in lines if any(top < b and bottom > t for top, bottom in boxes))
+    return covered / len(lines)
+
+
 def read_page(image: Image.Image, language: str, *, allowed: frozenset[str] = DEFAULT_STEPS) -> OcrResult:
     """Read one page image with tesseract (language: fra, deu, eng...); ``allowed``
     empty reads the page as it is."""
@@ -292,6 +342,8 @@ def read_page(image: Image.Image, language: str, *, allowed: frozenset[str] = DE
         image, steps, analysis = preprocess(image, allowed=allowed)
     else:
         analysis = analyse(gray_array(image))
-    result = text_and_confidence(tesseract_tsv(image, language))
+    rows = tesseract_tsv(image, language)
+    result = text_and_confidence(rows)
     result.steps, result.analysis = steps, analysis
+    result.coverage = line_coverage(text_lines(gray_array(image)), rows)
     return result

@@ -86,3 +86,21 @@ def test_a_page_with_lines_but_no_word_read_is_doubtful():
     empty = ocr.OcrResult(text="", confidence=None, words=0, low_words=0, analysis=ocr.PageAnalysis(30.0, 0, 0))
     blank = ocr.OcrResult(text="", confidence=None, words=0, low_words=0, analysis=ocr.PageAnalysis(None, 0, 0))
     assert empty.doubtful and not blank.doubtful
+
+
+def word_row(top, height, text="mot", conf=95):
+    return {"level": "5", "page_num": "1", "block_num": "1", "par_num": "1", "line_num": "1", "word_num": "1",
+            "left": "80", "top": str(top), "width": "100", "height": str(height), "conf": str(conf), "text": text}
+
+
+def test_a_page_where_whole_lines_got_no_word_is_doubtful_however_confident():
+    lines = ocr.text_lines(ocr.gray_array(page()))
+    assert len(lines) == 5 and all(b - t > 20 for t, b in lines)
+    read_all = [word_row(t, b - t) for t, b in lines]
+    dropped = read_all[:2]  # the last three lines, a paragraph, came back empty
+    assert ocr.line_coverage(lines, read_all) == 1.0
+    assert ocr.line_coverage(lines, dropped) == pytest.approx(0.4)
+    assert ocr.line_coverage(lines[:2], dropped) is None  # too few lines to judge
+    confident = dict(text="mot", confidence=96.0, words=2, low_words=0)
+    assert ocr.OcrResult(**confident, coverage=0.4).doubtful
+    assert not ocr.OcrResult(**confident, coverage=1.0).doubtful
