@@ -107,3 +107,16 @@ def test_the_admin_lists_the_pages_to_check(client, alice, scanned):
     client.force_login(alice)
     listing = client.get("/admin/catalog/document/?status__exact=to_check").content.decode()
     assert "2 pages à vérifier" in listing and f"/catalogue/regles/{scanned.pk}/a-verifier/" in listing
+
+
+def test_the_reader_notice_leads_staff_to_the_correction_screen(alice, bob, scanned):
+    from django.contrib.auth.context_processors import PermWrapper
+    from django.contrib.auth.models import AnonymousUser
+    from django.template.loader import render_to_string
+
+    page = scanned.pages.get(number=2)
+    for user in (alice, bob, AnonymousUser()):
+        context = {"document": scanned, "page": page, "user": user, "perms": PermWrapper(user)}
+        html = render_to_string("catalog/_ocr_staff_notice.html", context)
+        shown = f'href="{page.correct_url()}"' in html and f'href="{scanned.review_url()}"' in html
+        assert shown == (user == alice)
