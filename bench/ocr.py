@@ -8,7 +8,9 @@ in a serif font (DejaVu Serif, 9.5 pt, A5) and degraded in three conditions:
 - ``300 clean``: 300 dpi, straight, as a born-digital page printed and scanned well;
 - ``300 tilted``: 300 dpi, turned 1.5°, speckled (dust: 0.4% of the pixels flipped,
   with a few larger specks), saved as a JPEG at quality 35;
-- ``150 tilted``: turned 2.5° and sampled at 150 dpi.
+- ``150 tilted``: turned 2.5° and sampled at 150 dpi;
+- ``150 noisy``: the same, then speckled (0.4% of the pixels) and saved as a JPEG at
+  quality 35 (beyond the issue's three conditions: the worst scans we expect).
 
 Each page is read in the same process as catalog/extraction.py read it before this
 work (``before``: the page as it is, no resolution given, plain text), as it is but
@@ -58,8 +60,8 @@ FONT_PT = 9.5
 # themselves rather than the advert that opens some exports.
 SOURCES = [("001_e07308085bfcb615.txt", "fra", 0), ("003_43e17fe4046b41b9.txt", "deu", 0),
            ("004_be53cdcb6897eccb.txt", "fra", 4), ("002_b09de6f6b31b5413.txt", "fra", 6)]
-CONDITIONS = ["300 clean", "300 tilted", "150 tilted"]
-GOALS = {"300 clean": 1.0, "300 tilted": 1.0, "150 tilted": 3.0}
+CONDITIONS = ["300 clean", "300 tilted", "150 tilted", "150 noisy"]
+GOALS = {"300 clean": 1.0, "300 tilted": 1.0, "150 tilted": 3.0, "150 noisy": 3.0}
 
 
 # -- the source text ------------------------------------------------------------------------
@@ -138,9 +140,18 @@ def degrade(page: Image.Image, condition: str, rng: random.Random) -> Image.Imag
         buffer = io.BytesIO()
         out.save(buffer, "JPEG", quality=35)
         return Image.open(io.BytesIO(buffer.getvalue())).convert("L")
-    if condition == "150 tilted":
+    if condition in ("150 tilted", "150 noisy"):
         out = page.rotate(2.5, resample=Image.Resampling.BICUBIC, fillcolor=255)
-        return out.resize((out.width // 2, out.height // 2), Image.Resampling.BOX)
+        out = out.resize((out.width // 2, out.height // 2), Image.Resampling.BOX)
+        if condition == "150 noisy":
+            pixels = out.load()
+            for _ in range(int(out.width * out.height * 0.004)):
+                x, y = rng.randrange(out.width), rng.randrange(out.height)
+                pixels[x, y] = 0 if pixels[x, y] > 128 else 255
+            buffer = io.BytesIO()
+            out.save(buffer, "JPEG", quality=35)
+            out = Image.open(io.BytesIO(buffer.getvalue())).convert("L")
+        return out
     raise ValueError(condition)
 
 
