@@ -64,7 +64,9 @@ def ocr_page(image: Image.Image, language: str) -> ExtractedPage:
     except ocr.OcrError as exc:
         raise ExtractionError(str(exc)) from None
     text = textlib.decode_text(result.text.encode("utf-8")).strip()
-    return ExtractedPage(DocumentPage.Method.OCR, text, image, result.confidence, result.steps, result.doubtful)
+    return ExtractedPage(
+        DocumentPage.Method.OCR, text, image, result.confidence, result.steps, result.doubtful
+    )
 
 
 def ocr_image(image: Image.Image, language: str) -> str:

@@ -248,7 +248,8 @@ def tesseract_tsv(image: Image.Image, language: str, dpi: int = 300) -> list[dic
             raise OcrError(f"tesseract took more than {TESSERACT_TIMEOUT} s on a page") from None
     if done.returncode != 0:
         raise OcrError("tesseract failed: " + done.stderr.decode("utf-8", "replace").strip()[-300:])
-    reader = csv.DictReader(io.StringIO(done.stdout.decode("utf-8", "replace")), delimiter="\t", quoting=csv.QUOTE_NONE)
+    output = io.StringIO(done.stdout.decode("utf-8", "replace"))
+    reader = csv.DictReader(output, delimiter="\t", quoting=csv.QUOTE_NONE)
     return list(reader)
 
 
@@ -283,7 +284,8 @@ def text_and_confidence(rows: list[dict]) -> OcrResult:
         words += 1
         low += conf < LOW_WORD_CONFIDENCE
     text = "\n\n".join("\n".join(" ".join(line) for line in par) for par in paragraphs)
-    return OcrResult(text=text, confidence=round(weighted / total, 1) if total else None, words=words, low_words=low)
+    confidence = round(weighted / total, 1) if total else None
+    return OcrResult(text=text, confidence=confidence, words=words, low_words=low)
 
 
 def text_lines(gray: np.ndarray) -> list[tuple[int, int]]:
