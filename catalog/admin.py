@@ -6,10 +6,12 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from catalog import services
+from catalog import extraction, services, text_import
 from catalog.models import Copy, Document, DocumentFile, Edition, Game, MissingPart, Person, Publisher, Term
 
 
@@ -76,9 +78,12 @@ class CopyAdmin(admin.ModelAdmin):
 
 class DocumentForm(forms.ModelForm):
     upload = forms.FileField(
-        label=_("Add scans"), required=False,
+        label=_("Add scans or a text export"), required=False,
         widget=forms.ClearableFileInput(attrs={"allow_multiple_selected": True}),
-        help_text=_("PDF or images, in page order; kept unaltered. Their text is extracted in the background."),
+        help_text=_(
+            "PDF or images, in page order; kept unaltered. Their text is extracted in the background. "
+            "Or one text export (.txt, .md, UTF-8) for a document with no file yet: its pages are ready at once."
+        ),
     )
 
     class Meta:
@@ -89,14 +94,27 @@ class DocumentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["upload"].widget.attrs["multiple"] = True
         self.uploads: list[services.Upload] = []
+        self.text_upload: services.Upload | None = None
 
     def clean_upload(self):
         uploads = [services.Upload(f.name, f.read()) for f in self.files.getlist("upload")] if self.files else []
-        for upload in uploads:
-            try:
+        # A text export: named .txt or .md and not a scan in disguise.
+        texts = [u for u in uploads if text_import.is_text_name(u.name) and not extraction.sniff_content_type(u.data)]
+        try:
+            if texts:
+                if len(uploads) > 1:
+                    raise services.CatalogError(_("Upload a text export alone, one per document."))
+                if self.instance.pk and (self.instance.files.exists() or self.instance.pages.exists()):
+                    raise services.CatalogError(
+                        _("This document already has files; a text export makes a new document.")
+                    )
+                text_import.read_text_upload(texts[0])
+                self.text_upload = texts[0]
+                return None
+            for upload in uploads:
                 services.check_upload(upload)
-            except services.CatalogError as exc:
-                raise forms.ValidationError(str(exc)) from None
+        except services.CatalogError as exc:
+            raise forms.ValidationError(str(exc)) from None
         self.uploads = uploads
         return None
 
@@ -115,21 +133,36 @@ class DocumentFileInline(admin.TabularInline):
 @admin.register(Document)
 class DocumentAdmin(admin.ModelAdmin):
     form = DocumentForm
-    list_display = ["title", "game", "kind", "language", "visibility", "status", "reader_link"]
+    list_display = ["title", "game", "kind", "language", "visibility", "status", "pages_to_check", "reader_link"]
     list_filter = ["status", "kind", "language", "visibility"]
     search_fields = ["title", "game__title"]
     autocomplete_fields = ["game", "original"]
-    readonly_fields = ["status", "status_error", "processed_at", "reader_link"]
+    readonly_fields = ["status", "status_error", "processed_at", "reader_link", "pages_to_check"]
     inlines = [DocumentFileInline]
     actions = ["extract_again"]
     fields = [
         "game", "edition", "title", ("kind", "language"), "original", ("translator", "source"), "licence_note",
-        "visibility", "upload", ("status", "processed_at", "reader_link"), "status_error",
+        "visibility", "upload", ("status", "processed_at", "reader_link"), "pages_to_check", "status_error",
     ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(
+            to_check=Count("pages", filter=Q(pages__needs_check=True, pages__checked_at__isnull=True))
+        )
 
     @admin.display(description=_("Reader"))
     def reader_link(self, obj):
         return format_html('<a href="{}">{}</a>', obj.get_absolute_url(), _("open")) if obj.pk else "-"
+
+    @admin.display(description=_("Pages to check"), ordering="to_check")
+    def pages_to_check(self, obj):
+        if not obj.pk:
+            return "-"
+        count = getattr(obj, "to_check", None)
+        if count is None:
+            count = obj.pages_to_check().count()
+        label = ngettext("%(n)d page to check", "%(n)d pages to check", count) % {"n": count} if count else _("none")
+        return format_html('<a href="{}">{}</a>', obj.review_url(), label)
 
     def save_model(self, request, obj, form, change):
         with transaction.atomic():
@@ -137,7 +170,11 @@ class DocumentAdmin(admin.ModelAdmin):
             super().save_model(request, obj, form, change)
             if language_changed:
                 services.change_document_language(obj, obj.language)
-            if form.uploads:
+            if form.text_upload is not None:
+                text_import.attach_text(obj, form.text_upload)
+                messages.info(request, _("The text export is stored and split into %(n)d page(s).") % {
+                    "n": obj.pages.count()})
+            elif form.uploads:
                 services.add_files(obj, form.uploads)
                 messages.info(request, _("The files are stored; their text is being extracted."))
 

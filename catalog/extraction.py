@@ -2,28 +2,28 @@
 
 A document whose files were uploaded waits with status "pending". The worker job
 claims one (``claim_next``), turns every file into pages (PDF pages rendered with
-pypdfium2, images as they are), reads each page's text, makes a reader image and a
-thumbnail with Pillow, then stores all pages at once. Any error is recorded on the
-document (status "failed") and the worker goes on. A document left "running" for
-longer than STALE_AFTER (a worker killed mid-way) is claimed again.
+pypdfium2, images as they are), reads each page's text (tesseract after the
+preprocessing of catalog/ocr.py, which also gives the page's confidence), makes a
+reader image and a thumbnail with Pillow, then stores all pages at once. A document
+with pages the OCR was unsure of ends "to check" (those pages are listed for staff),
+else "done". Any error is recorded on the document (status "failed") and the worker
+goes on. A document left "running" for longer than STALE_AFTER (a worker killed
+mid-way) is claimed again.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-import shutil
-import subprocess
-import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
-from pathlib import Path
 
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
 from django.utils import timezone
 from PIL import Image, ImageOps
 
+from catalog import ocr
 from catalog import text as textlib
 from catalog.models import TESSERACT_LANG, Document, DocumentFile, DocumentPage
 
@@ -31,7 +31,6 @@ log = logging.getLogger(__name__)
 
 STALE_AFTER = timedelta(minutes=30)
 OCR_DPI = 300
-TESSERACT_TIMEOUT = 180
 READER_WIDTH = 1100
 THUMB_WIDTH = 160
 MIN_TEXT_LAYER_CHARS = 40
@@ -48,29 +47,30 @@ class ExtractedPage:
     method: str
     text: str
     image: Image.Image | None
+    confidence: float | None = None
+    steps: list[str] = field(default_factory=list)
+    doubtful: bool = False
 
 
 def tesseract_available() -> bool:
-    return shutil.which("tesseract") is not None
+    return ocr.tesseract_available()
+
+
+def ocr_page(image: Image.Image, language: str) -> ExtractedPage:
+    """tesseract on one page image, in the document's language (fra, deu, eng), after
+    the preprocessing that page needs."""
+    try:
+        result = ocr.read_page(image, TESSERACT_LANG.get(language, "eng"))
+    except ocr.OcrError as exc:
+        raise ExtractionError(str(exc)) from None
+    text = textlib.decode_text(result.text.encode("utf-8")).strip()
+    return ExtractedPage(
+        DocumentPage.Method.OCR, text, image, result.confidence, result.steps, result.doubtful
+    )
 
 
 def ocr_image(image: Image.Image, language: str) -> str:
-    """tesseract on one page image, in the document's language (fra, deu, eng)."""
-    if not tesseract_available():
-        raise ExtractionError("tesseract is not installed on this server")
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "page.png"
-        image.convert("L").save(path)
-        try:
-            done = subprocess.run(
-                ["tesseract", str(path), "-", "-l", TESSERACT_LANG.get(language, "eng")],
-                capture_output=True, timeout=TESSERACT_TIMEOUT, check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise ExtractionError(f"tesseract took more than {TESSERACT_TIMEOUT} s on a page") from None
-    if done.returncode != 0:
-        raise ExtractionError("tesseract failed: " + done.stderr.decode("utf-8", "replace").strip()[-300:])
-    return textlib.decode_text(done.stdout).strip()
+    return ocr_page(image, language).text
 
 
 def _pdf_pages(data: bytes, language: str) -> list[ExtractedPage]:
@@ -94,7 +94,7 @@ def _pdf_pages(data: bytes, language: str) -> list[ExtractedPage]:
                 pages.append(ExtractedPage(DocumentPage.Method.TEXT_LAYER, layer, image))
             else:
                 image = page.render(scale=OCR_DPI / 72).to_pil()
-                pages.append(ExtractedPage(DocumentPage.Method.OCR, ocr_image(image, language), image))
+                pages.append(ocr_page(image, language))
             page.close()
     finally:
         pdf.close()
@@ -108,7 +108,7 @@ def _image_page(data: bytes, language: str) -> ExtractedPage:
     except Exception as exc:  # Pillow raises many kinds of errors on bad files
         raise ExtractionError(f"not a readable image ({type(exc).__name__})") from None
     image = ImageOps.exif_transpose(image).convert("RGB")
-    return ExtractedPage(DocumentPage.Method.OCR, ocr_image(image, language), image)
+    return ocr_page(image, language)
 
 
 def extract_file(data: bytes, language: str) -> list[ExtractedPage]:
@@ -142,6 +142,7 @@ def extract_document(document: Document) -> int:
             row = DocumentPage(
                 document=document, number=number, method=page.method,
                 extracted_text=page.text, text=page.text, noise=[m.to_dict() for m in marks],
+                confidence=page.confidence, ocr_steps=page.steps, needs_check=page.doubtful,
             )
             if page.image is not None:
                 row.image.save(f"p{number:03d}.png", _png(page.image, READER_WIDTH), save=False)
@@ -194,8 +195,10 @@ def run(document: Document) -> Document:
             status=Document.Status.FAILED, status_error=message[:2000], processed_at=timezone.now()
         )
     else:
+        to_check = document.pages_to_check().exists()
         Document.objects.filter(pk=document.pk).update(
-            status=Document.Status.DONE, status_error="", processed_at=timezone.now()
+            status=Document.Status.TO_CHECK if to_check else Document.Status.DONE,
+            status_error="", processed_at=timezone.now(),
         )
     document.refresh_from_db()
     return document

@@ -430,6 +430,7 @@ class Document(models.Model):
         PENDING = "pending", _("waiting for text extraction")
         RUNNING = "running", _("text extraction running")
         DONE = "done", _("text ready")
+        TO_CHECK = "to_check", _("text ready, pages to check")
         FAILED = "failed", _("text extraction failed")
 
     game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="documents")
@@ -481,6 +482,17 @@ class Document(models.Model):
     def is_working(self) -> bool:
         return self.status in (self.Status.PENDING, self.Status.RUNNING)
 
+    @property
+    def has_text(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.TO_CHECK)
+
+    def pages_to_check(self) -> models.QuerySet:
+        """Pages the OCR was unsure of that staff have neither corrected nor passed."""
+        return self.pages.filter(needs_check=True, checked_at__isnull=True)
+
+    def review_url(self) -> str:
+        return reverse("catalog:document_review", args=[self.pk])
+
 
 def _file_path(instance: DocumentFile, filename: str) -> str:
     return f"rulebooks/{instance.document.game_id}/{instance.document_id}/{filename}"
@@ -529,6 +541,16 @@ class DocumentPage(models.Model):
     thumbnail = models.ImageField(upload_to=_page_image_path, blank=True)
     corrected_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     corrected_at = models.DateTimeField(null=True, blank=True)
+    # OCR quality: tesseract's confidence in the page (0-100, length-weighted mean of its
+    # words), the preprocessing steps applied, and whether staff must check the page.
+    # A flagged page leaves the list once corrected or passed by staff (checked_*).
+    confidence = models.FloatField(_("OCR confidence"), null=True, blank=True)
+    ocr_steps = models.JSONField(default=list, blank=True)
+    needs_check = models.BooleanField(_("to check"), default=False)
+    checked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    checked_at = models.DateTimeField(_("checked at"), null=True, blank=True)
 
     class Meta:
         ordering = ["document", "number"]
@@ -538,6 +560,37 @@ class DocumentPage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.document} p.{self.number}"
+
+    @property
+    def awaiting_check(self) -> bool:
+        return self.needs_check and self.checked_at is None
+
+    def ocr_steps_display(self) -> list[str]:
+        """The preprocessing steps in the reader's language ("deskew +1.50°" is stored)."""
+        from django.utils.formats import number_format
+
+        out = []
+        for step in self.ocr_steps or []:
+            name, _sep, value = step.partition(" ")
+            number = value.strip("+×°")
+            try:
+                amount = number_format(float(number), 2)
+            except ValueError:
+                amount = number
+            if name == "deskew":
+                out.append(_("straightened by %(angle)s°") % {"angle": amount})
+            elif name == "upscale":
+                out.append(_("enlarged ×%(factor)s") % {"factor": amount})
+            elif name == "denoise":
+                out.append(_("specks filtered"))
+            elif name == "binarise":
+                out.append(_("black and white"))
+            else:
+                out.append(step)
+        return out
+
+    def correct_url(self) -> str:
+        return reverse("catalog:correct_page", args=[self.document_id, self.number])
 
     def refresh_search_fields(self) -> None:
         """What the indexes see: the text without its noise, and (for SQLite) its stems."""

@@ -16,6 +16,7 @@ urlpatterns = [
     path(_("rules/search/"), views.rules_search, name="rules_search"),
     path(_("rules/<int:pk>/page/<int:number>/"), views.reader, name="reader"),
     path(_("rules/<int:pk>/page/<int:number>/correct/"), views.correct_page, name="correct_page"),
+    path(_("rules/<int:pk>/to-check/"), views.document_review, name="document_review"),
     path(_("rules/<int:pk>/page/<int:number>/<str:size>.png"), views.page_image, name="page_image"),
     path(_("rules/<int:pk>/file/<int:file_id>/"), views.document_file, name="document_file"),
 ]

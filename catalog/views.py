@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from catalog import picker, qr, search, services
+from catalog import ocr_review, picker, qr, search, services
 from catalog.forms import FilterForm, MissingPartForm, PageCorrectionForm, PickerForm
 from catalog.models import Copy, Document, DocumentFile, DocumentPage, Game, MissingPart, Term
 
@@ -128,22 +128,56 @@ def reader(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     })
 
 
-@require_POST
-@staff_member_required
-def correct_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def _page_editor(request: HttpRequest) -> None:
     if not request.user.has_perm("catalog.change_documentpage"):
         raise Http404
-    page = get_object_or_404(DocumentPage, document_id=pk, number=number)
+
+
+@staff_member_required
+def correct_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The correction screen: the scan, the OCR's text beside it, the page's text to
+    edit; saving (or passing the page as right) takes it off the list to check."""
+    _page_editor(request)
+    page = get_object_or_404(DocumentPage.objects.select_related("document__game"), document_id=pk, number=number)
+    document = page.document
+    if request.method != "POST":
+        return render(request, "catalog/correct_page.html", {
+            "document": document, "page": page, "form": PageCorrectionForm(initial={"text": page.text}),
+            "to_check": list(document.pages_to_check().values_list("number", flat=True)),
+        })
     form = PageCorrectionForm(request.POST)
-    if form.is_valid():
-        try:
-            services.correct_page(page, form.cleaned_data["text"], request.user)
+    try:
+        if request.POST.get("action") == "checked":
+            ocr_review.mark_checked(page, request.user)
+            messages.success(request, _("Page %(n)d marked as checked.") % {"n": number})
+        elif form.is_valid():
+            ocr_review.correct_page(page, form.cleaned_data["text"], request.user)
             messages.success(request, _("Page %(n)d saved.") % {"n": number})
-        except services.CatalogError as exc:
-            messages.error(request, str(exc))
-    else:
-        messages.error(request, _("The transcription was not saved: %(errors)s") % {"errors": form.errors.as_text()})
-    return redirect("catalog:reader", pk, number)
+        else:
+            messages.error(request, _("The transcription was not saved: %(errors)s") % {"errors": form.errors.as_text()})
+            return redirect("catalog:reader", pk, number)
+    except services.CatalogError as exc:
+        messages.error(request, str(exc))
+    if request.POST.get("return_to") != "review":
+        return redirect("catalog:reader", pk, number)
+    following = document.pages_to_check().filter(number__gt=number).first() or document.pages_to_check().first()
+    if following is not None:
+        return redirect("catalog:correct_page", pk, following.number)
+    return redirect("catalog:document_review", pk)
+
+
+@staff_member_required
+def document_review(request: HttpRequest, pk: int) -> HttpResponse:
+    """A document's quality for staff: its status, the pages to check, every page's
+    confidence and what was done to read it."""
+    _page_editor(request)
+    document = get_object_or_404(Document.objects.select_related("game"), pk=pk)
+    pages = list(document.pages.select_related("checked_by", "corrected_by").defer(
+        "text", "extracted_text", "search_text", "stems"
+    ))
+    return render(request, "catalog/document_review.html", {
+        "document": document, "pages": pages, "to_check": [p for p in pages if p.awaiting_check],
+    })
 
 
 def page_image(request: HttpRequest, pk: int, number: int, size: str) -> FileResponse:

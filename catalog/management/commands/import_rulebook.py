@@ -11,7 +11,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from catalog import extraction, services
+from catalog import extraction, services, text_import
 from catalog.models import LANGUAGES, Document, Game
 
 
@@ -55,14 +55,17 @@ class Command(BaseCommand):
             if upload.data.startswith(extraction.PDF_MAGIC) or extraction.sniff_content_type(upload.data):
                 document = services.add_scanned_document(game, [upload], **fields)
             else:
-                document = services.add_text_document(game, upload, **fields)
+                document = text_import.add_text_document(game, upload, **fields)
         except services.CatalogError as exc:
             raise CommandError(str(exc)) from None
         if o["now"] and document.status == Document.Status.PENDING:
             document = extraction.run(document)
         pages = document.pages.all()
         noisy = sum(1 for p in pages if p.noise)
+        to_check = [p.number for p in pages if p.awaiting_check]
         self.stdout.write(
             f"document {document.pk} for {game.title}: status {document.status}, {len(pages)} pages, "
-            f"{noisy} with noise marked" + (f" (error: {document.status_error})" if document.status_error else "")
+            f"{noisy} with noise marked"
+            + (f", pages to check: {', '.join(map(str, to_check))}" if to_check else "")
+            + (f" (error: {document.status_error})" if document.status_error else "")
         )
