@@ -29,7 +29,7 @@ def scanned(db, drumlin):
 
 
 def url(document, number):
-    return f"/en/catalogue/regles/{document.pk}/page/{number}/corriger/"
+    return f"/en/catalogue/rules/{document.pk}/page/{number}/correct/"
 
 
 def test_only_staff_open_the_correction_screen(client, bob, scanned):
@@ -37,7 +37,7 @@ def test_only_staff_open_the_correction_screen(client, bob, scanned):
     client.force_login(bob)
     response = client.get(url(scanned, 2))
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
-    assert client.get(f"/en/catalogue/regles/{scanned.pk}/a-verifier/").status_code == 302
+    assert client.get(f"/en/catalogue/rules/{scanned.pk}/to-check/").status_code == 302
     response = client.post(url(scanned, 2), {"text": "vandalised", "return_to": "review"})
     assert response.status_code == 302 and scanned.pages.get(number=2).text == OCR_TEXT[1]
 
@@ -69,7 +69,7 @@ def test_the_document_is_done_once_every_flagged_page_is_corrected_or_passed(cli
     client.force_login(alice)
     client.post(url(scanned, 2), {"text": "Le dragon vole.", "return_to": "review"})
     response = client.post(url(scanned, 3), {"action": "checked", "text": "", "return_to": "review"})
-    assert response["Location"] == f"/en/catalogue/regles/{scanned.pk}/a-verifier/"
+    assert response["Location"] == f"/en/catalogue/rules/{scanned.pk}/to-check/"
     scanned.refresh_from_db()
     assert scanned.status == Document.Status.DONE
     passed = scanned.pages.get(number=3)
@@ -82,7 +82,7 @@ def test_the_reader_form_also_takes_a_page_off_the_list(client, alice, scanned):
     client.force_login(alice)
     for number in (2, 3):
         response = client.post(url(scanned, number), {"text": f"Page {number} relue."})
-        assert response["Location"] == f"/en/catalogue/regles/{scanned.pk}/page/{number}/"
+        assert response["Location"] == f"/en/catalogue/rules/{scanned.pk}/page/{number}/"
     scanned.refresh_from_db()
     assert scanned.status == Document.Status.DONE
 

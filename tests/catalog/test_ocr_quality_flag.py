@@ -45,4 +45,4 @@ def test_a_tilted_speckled_low_resolution_page_is_flagged_and_its_document_is_to
     client.force_login(alice)
     review = client.get("/en" + document.review_url()).content.decode()
     assert "text ready, pages to check" in review
-    assert f'href="/en/catalogue/regles/{document.pk}/page/2/corriger/"' in review
+    assert f'href="/en/catalogue/rules/{document.pk}/page/2/correct/"' in review
