@@ -4,6 +4,7 @@ document ends "to check" with that page listed; a clean scan ends "done"."""
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from catalog import extraction, ocr, services
 from catalog.models import Document
@@ -43,6 +44,7 @@ def test_a_tilted_speckled_low_resolution_page_is_flagged_and_its_document_is_to
     assert [p.number for p in document.pages_to_check()] == [2]
     # Staff see it listed, with a link to its correction screen.
     client.force_login(alice)
-    review = client.get("/en" + document.review_url()).content.decode()
+    with translation.override("en"):
+        review = client.get(document.review_url()).content.decode()
     assert "text ready, pages to check" in review
     assert f'href="/en/catalogue/rules/{document.pk}/page/2/correct/"' in review
