@@ -14,7 +14,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from catalog import labels as labelsheet
 from catalog import picker, qr, search, services
+from catalog import text as textlib
 from catalog.forms import FilterForm, MissingPartForm, PageCorrectionForm, PickerForm
 from catalog.models import Copy, Document, DocumentFile, DocumentPage, Game, MissingPart, Term
 
@@ -29,11 +31,17 @@ def index(request: HttpRequest) -> HttpResponse:
     games = Game.objects.matching(filters) if filters else Game.objects.all()
     query = filters.get("q", "")
     rule_hits: list = []
+    suggestions: list[Game] = []
     if query:
-        ids = search.search_games(query, games)
-        page = Paginator(ids, PER_PAGE).get_page(request.GET.get("page"))
-        found = Game.objects.filter(id__in=list(page.object_list)).with_card_data().in_bulk()
+        found_titles = search.search_titles(query, games)
+        page = Paginator(found_titles.ids, PER_PAGE).get_page(request.GET.get("page"))
+        found = Game.objects.filter(id__in=list(page.object_list)).with_card_data().prefetch_related("names").in_bulk()
         results = [found[i] for i in page.object_list if i in found]
+        for game in results:
+            game.matched_name = matched_name(game, found_titles.matched.get(game.id, ""))
+        if found_titles.suggestions:
+            by_id = Game.objects.in_bulk(found_titles.suggestions)
+            suggestions = [by_id[i] for i in found_titles.suggestions if i in by_id]
         rule_hits = search.search_rules(query, request.user, limit=5)
     else:
         ordered = games.with_card_data().order_by(*ORDERINGS.get(filters.get("sort") or "popular"))
@@ -42,15 +50,28 @@ def index(request: HttpRequest) -> HttpResponse:
     params = request.GET.copy()
     params.pop("page", None)
     return render(request, "catalog/index.html", {
-        "form": form, "page": page, "results": results, "query": query, "rule_hits": rule_hits,
+        "form": form, "page": page, "results": results, "query": query, "rule_hits": rule_hits, "suggestions": suggestions,
         "params": params.urlencode(), "filtered": bool(filters) and form.active(),
     })
+
+
+def matched_name(game: Game, folded: str) -> str:
+    """The name a search matched, as written, when it is not the one displayed."""
+    if not folded:
+        return ""
+    shown = textlib.name_key([game.display_title])
+    if folded == shown or folded == textlib.name_key([game.original_title or game.title]) and not game.original_title:
+        return ""
+    for name in game.all_names():
+        if textlib.name_key([name]) == folded:
+            return "" if name in (game.display_title, game.original_title) else name
+    return ""
 
 
 def _game(slug: str) -> Game:
     return get_object_or_404(
         Game.objects.select_related("base_game").prefetch_related(
-            "designers", "artists", "publishers", "terms", "editions__publisher", "children",
+            "designers", "artists", "publishers", "terms", "editions__publisher", "children", "names",
         ),
         slug=slug,
     )
@@ -170,10 +191,11 @@ def rules_search(request: HttpRequest) -> HttpResponse:
 
 def pick(request: HttpRequest) -> HttpResponse:
     form = PickerForm(request.GET or None)
-    picks = None
+    plan = picks = None
     if form.is_bound and form.is_valid():
-        picks = picker.pick(**form.cleaned_data)
-    return render(request, "catalog/picker.html", {"form": form, "picks": picks})
+        plan = picker.plan(**form.cleaned_data)
+        picks = plan.together
+    return render(request, "catalog/picker.html", {"form": form, "picks": picks, "plan": plan})
 
 
 def game_qr(request: HttpRequest, slug: str) -> HttpResponse:
@@ -189,11 +211,7 @@ def copy_qr(request: HttpRequest, pk: int) -> HttpResponse:
 @staff_member_required
 def labels(request: HttpRequest) -> HttpResponse:
     shelf = request.GET.get("rayon", "").strip().upper()[:4]
-    copies = Copy.objects.select_related("game").order_by("shelf", "id")
-    if shelf:
-        copies = copies.filter(shelf__startswith=shelf)
-    lang = get_language()
-    sheet = [(c, qr.data_uri(qr.rules_address(c.game, lang, c))) for c in copies[:400]]
+    sheet = labelsheet.sheet(shelf, get_language())
     return render(request, "catalog/labels.html", {"sheet": sheet, "shelf": shelf})
 
 
