@@ -60,6 +60,24 @@ def refresh(games: Iterable[Game]) -> None:
     NameWord.add_from([g.name_key for g in games])
 
 
+def shown_beside(game: Game) -> list[GameName]:
+    """The names a game page lists under "also known as": all but the displayed and
+    the original title, one per spelling; the free alternate names last (no language)."""
+    shown = {textlib.fold_query(game.display_title), textlib.fold_query(game.title)}
+    out = []
+    for name in sorted(game.names.all(), key=lambda n: (n.language, not n.primary, n.id)):
+        key = textlib.fold_query(name.name)
+        if key not in shown:
+            shown.add(key)
+            out.append(name)
+    for line in game.other_names.splitlines():
+        key = textlib.fold_query(line)
+        if key and key not in shown:
+            shown.add(key)
+            out.append(GameName(name=line.strip(), language=""))
+    return out
+
+
 def ensure_from_titles(game: Game) -> None:
     """Names for the per-language titles a game was created with (demo content, old
     data): each becomes the primary name of its language when it has none."""

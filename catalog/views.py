@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from catalog import labels as labelsheet
-from catalog import picker, qr, search, services
+from catalog import names, picker, qr, search, services
 from catalog import text as textlib
 from catalog.forms import FilterForm, MissingPartForm, PageCorrectionForm, PickerForm
 from catalog.models import Copy, Document, DocumentFile, DocumentPage, Game, MissingPart, Term
@@ -92,6 +92,7 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
     return render(request, "catalog/game.html", {
         "game": game, "copies": list(copies), "documents": _documents(game, request.user),
+        "other_names": names.shown_beside(game),
         "qr": qr.data_uri(qr.rules_address(game, get_language())),
         "missing_form": MissingPartForm(),
     })
