@@ -62,3 +62,18 @@ def number_forms(word: str) -> set[str]:
 def compact(words: list[str]) -> str:
     """A name or a query as one string: stop words out, numbers as digits, no spaces."""
     return "".join(as_digits(w) for w in significant(words))
+
+
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def one_edit_away(word: str) -> set[str]:
+    """Every spelling one keystroke from ``word``: a letter left out, added or
+    changed, or two neighbours swapped (as Norvig's spelling corrector does)."""
+    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    deletes = {a + b[1:] for a, b in cuts if b}
+    swaps = {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+    changes = {a + c + b[1:] for a, b in cuts if b for c in LETTERS}
+    inserts = {a + c + b for a, b in cuts for c in LETTERS}
+    return (deletes | swaps | changes | inserts) - {word}

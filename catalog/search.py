@@ -231,6 +231,10 @@ def post_migrate(sender=None, using="default", **kwargs) -> None:
 
 WORD_THRESHOLD = 0.45  # pg_trgm similarity a vocabulary word needs to stand for a query word
 SUGGEST_THRESHOLD = 0.3  # looser, for "did you mean"
+# A word one keystroke away (a letter missing, added, changed, or two swapped: "tokio",
+# "rial") shares few trigrams when it is short: every such spelling is looked up in
+# the vocabulary (a few hundred set lookups), and counts as this good a match.
+EDIT_SCORE = 0.75
 WORD_MATCHES = 8  # vocabulary words kept per query word
 PREFIX_MATCHES = 12  # more for the last query word: the shortest words it begins
 PREFIX = 0.9  # the score of a word the last query word begins
@@ -333,6 +337,10 @@ class Vocabulary:
         expansions: list[dict[Term, float]] = []
         for i, word in enumerate(words):
             found: dict[Term, float] = dict(self.similar(word, threshold)) if len(word) >= 3 else {}
+            if len(word) >= 4:
+                for other in queries.one_edit_away(word):
+                    if other in known and other not in found:
+                        found[other] = EDIT_SCORE
             if word in known:
                 found[word] = 1.0
             for form in queries.number_forms(word):
