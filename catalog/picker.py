@@ -64,10 +64,10 @@ class Plan:
 
 def family(game: Game) -> str:
     """The box or family a game belongs to: its box for a game printed in another's
-    box; else the first significant word of its original name before any colon
+    box, the box's family; else the first significant word of its original name before any colon
     ("Ticket to Ride: Europe" and "Ticket to Ride"; "Pandemic Legacy" and "Pandemic")."""
     if game.kind != Game.Kind.STANDALONE and game.base_game_id:
-        return f"box:{game.base_game_id}"
+        return family(game.base_game)
     words = queries.significant(textlib.fold_query(game.title.split(":")[0]).split())
     return f"name:{words[0]}" if words else f"game:{game.pk}"
 
@@ -79,10 +79,12 @@ def _candidates(players: int, minutes: int, youngest: int, smallest: int) -> lis
         .filter(min_players__lte=players, max_players__gte=smallest)
         .exclude(min_time__gt=minutes)
         .exclude(min_age__gt=youngest)
+        .select_related("base_game")
         .only(
             "id", "slug", "title", "title_fr", "title_de", "title_en", "kind", "base_game_id", "min_players",
             "max_players", "best_min_players", "best_max_players", "min_time", "max_time", "min_age", "weight",
-            "rating", "owned_count", "engine_slug",
+            "rating", "owned_count", "engine_slug", "base_game__id", "base_game__title", "base_game__kind",
+            "base_game__base_game_id",
         )
     )
 
@@ -135,23 +137,36 @@ def _score(game: Game, players: int, minutes: int, mood: str) -> Pick:
     return Pick(game, round(score, 3), reasons, fit)
 
 
-def _shortlist(games: list[Game], players: int, minutes: int, mood: str, limit: int, taken: set[str]) -> list[Pick]:
-    """The best ``limit`` games for ``players``, one per family, none of the
-    families in ``taken`` (which the chosen ones join)."""
+def _ranked(games: list[Game], players: int, minutes: int, mood: str) -> list[Pick]:
+    """Every game that seats ``players``, best first."""
     fitting = [g for g in games if (g.min_players or 0) <= players <= (g.max_players or 0)]
-    picks = sorted(
+    return sorted(
         (_score(g, players, minutes, mood) for g in fitting),
         key=lambda p: (p.fit, -p.score, -p.game.owned_count, p.game.title),
     )
-    chosen = []
-    for p in picks:
-        key = family(p.game)
-        if key in taken:
-            continue
-        taken.add(key)
-        chosen.append(p)
-        if len(chosen) == limit:
-            break
+
+
+def _shortlist(games: list[Game], players: int, minutes: int, mood: str, limit: int, taken: set[str]) -> list[Pick]:
+    """The best ``limit`` games for ``players``, one per family, none of the
+    families in ``taken`` (which the chosen ones join)."""
+    return _deal([_ranked(games, players, minutes, mood)], limit, taken)[0]
+
+
+def _deal(rankings: list[list[Pick]], limit: int, taken: set[str]) -> list[list[Pick]]:
+    """Up to ``limit`` picks for each ranking, dealt in turns (each table's best
+    first, then each one's second...), one game per family over all of them."""
+    chosen: list[list[Pick]] = [[] for _ in rankings]
+    positions = [0] * len(rankings)
+    for _ in range(limit):
+        for i, ranking in enumerate(rankings):
+            while positions[i] < len(ranking):
+                p = ranking[positions[i]]
+                positions[i] += 1
+                key = family(p.game)
+                if key not in taken:
+                    taken.add(key)
+                    chosen[i].append(p)
+                    break
     return chosen
 
 
@@ -173,8 +188,8 @@ def plan(players: int, minutes: int, youngest: int, mood: str = "anything", limi
             sizes = table_sizes(players, count)
             if min(sizes) < SMALLEST_TABLE:
                 continue
-            taken: set[str] = set()
-            tables = [Table(size, _shortlist(games, size, minutes, mood, PER_TABLE, taken)) for size in sizes]
+            rankings = [_ranked(games, size, minutes, mood) for size in sizes]
+            tables = [Table(size, picks) for size, picks in zip(sizes, _deal(rankings, PER_TABLE, set()))]
             if all(t.picks for t in tables):
                 result.splits.append(Split(tables))
     return result
