@@ -337,7 +337,7 @@ class Vocabulary:
         expansions: list[dict[Term, float]] = []
         for i, word in enumerate(words):
             found: dict[Term, float] = dict(self.similar(word, threshold)) if len(word) >= 3 else {}
-            if len(word) >= 4:
+            if len(word) >= 4 and word not in known:  # a word spelt right needs no other spelling
                 for other in queries.one_edit_away(word):
                     if other in known and other not in found:
                         found[other] = EDIT_SCORE
@@ -355,7 +355,9 @@ class Vocabulary:
                     if isinstance(w, str) and w != word and w.startswith(word):
                         found[w] = max(score, PREFIX)
             best = dict(sorted(found.items(), key=lambda kv: (-kv[1], str(kv[0])))[:keep])
-            if len(word) >= 4:
+            if i == last and last > 0 and len(word) >= 2:
+                best[word + "*"] = PREFIX  # any word it begins, in the index itself ("aventuriers du ra")
+            if len(word) >= 4 and word not in known:
                 for pair in self.splits(word):
                     best[pair] = 1.0
             expansions.append(best)
@@ -457,10 +459,13 @@ def _rank(words: list[str], expansions: list[dict[Term, float]], rows, vocabular
     grams_of = vocabulary.grams_of
     singles: dict[str, list[tuple[int, float]]] = {}
     pairs: list[tuple[int, tuple[str, ...], float]] = []
+    prefixes: list[tuple[int, str, float]] = []
     for i, expansion in enumerate(expansions):
         for term, score in expansion.items():
             if isinstance(term, tuple):
                 pairs.append((i, term, score))
+            elif term.endswith("*"):
+                prefixes.append((i, term[:-1], score))
             else:
                 singles.setdefault(term, []).append((i, score))
     count = len(expansions)
@@ -490,6 +495,9 @@ def _rank(words: list[str], expansions: list[dict[Term, float]], rows, vocabular
             for i, term, score in pairs:
                 if score > best[i] and all(w in name_words for w in term):
                     best[i] = score
+            for i, start, score in prefixes:
+                if score > best[i] and any(w.startswith(start) for w in name_words):
+                    best[i] = score
             total = closeness + 0.5 * sum(best) / count
             if total > best_score:
                 best_name, best_score = name, total
@@ -508,9 +516,9 @@ def _match_expression(expansions: list[dict[Term, float]], every: bool) -> str:
     """The word-index query: for each query word, any of its terms (a pair: both
     words); every query word (``every``) or any of them."""
     if connection.vendor == "postgresql":
-        quote, both, either, joiner = (lambda w: f"'{w}'"), " & ", " | ", " & " if every else " | "
+        quote, both, either, joiner = (lambda w: f"'{w[:-1]}':*" if w.endswith("*") else f"'{w}'"), " & ", " | ", " & " if every else " | "
     else:
-        quote, both, either, joiner = (lambda w: f'"{w}"'), " AND ", " OR ", " AND " if every else " OR "
+        quote, both, either, joiner = (lambda w: f'"{w[:-1]}"*' if w.endswith("*") else f'"{w}"'), " AND ", " OR ", " AND " if every else " OR "
 
     def term(t: Term) -> str:
         return quote(t) if isinstance(t, str) else "(" + both.join(quote(w) for w in t) + ")"

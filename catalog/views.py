@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
@@ -25,7 +25,9 @@ ORDERINGS = {"popular": ("-owned_count", "title"), "title": ("title",), "year": 
 
 
 def index(request: HttpRequest) -> HttpResponse:
-    terms = list(Term.objects.exclude(kind=Term.Kind.TAG).filter(games__isnull=False).distinct())
+    # Terms some game has: a semi-join (EXISTS), not a DISTINCT over every link.
+    used = Game.terms.through.objects.filter(term_id=OuterRef("pk"))
+    terms = list(Term.objects.exclude(kind=Term.Kind.TAG).filter(Exists(used)))
     form = FilterForm(request.GET or None, terms=terms)
     filters = form.cleaned_data if form.is_bound and form.is_valid() else {}
     games = Game.objects.matching(filters) if filters else Game.objects.all()
