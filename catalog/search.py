@@ -339,7 +339,7 @@ class Vocabulary:
             found: dict[Term, float] = dict(self.similar(word, threshold)) if len(word) >= 3 else {}
             if len(word) >= 4 and word not in known:  # a word spelt right needs no other spelling
                 for other in queries.one_edit_away(word):
-                    if other in known and other not in found:
+                    if other in known and found.get(other, 0.0) < EDIT_SCORE:
                         found[other] = EDIT_SCORE
             if word in known:
                 found[word] = 1.0

@@ -77,3 +77,15 @@ def test_the_label_sheet_lists_every_copy_with_a_working_qr(client, alice, druml
 
     uri = response.context["sheet"][0][1]
     assert decode_svg(base64.b64decode(uri.split(",", 1)[1])).endswith(f"/jeu/drumlin/regles/?exemplaire={drumlin.copies.get().pk}")
+
+
+def test_labels_follow_the_shelves_in_natural_order(client, alice, make_game):
+    from catalog.labels import shelf_key
+
+    game = make_game("Azul", min_players=2, max_players=4)
+    for shelf in ("A10", "B1", "A2", "A2#", "AB3", "A1"):
+        services.add_copy(game, shelf)
+    client.force_login(alice)
+    sheet = client.get("/catalogue/etiquettes/").context["sheet"]
+    assert [copy.shelf for copy, _ in sheet] == ["A1", "A2", "A2#", "A10", "AB3", "B1"]
+    assert sorted(["C12", "C3", "C3#"], key=shelf_key) == ["C3", "C3#", "C12"]
