@@ -262,6 +262,15 @@ class Game(models.Model):
         """The original name, when it is not the one displayed (shown beside it)."""
         return self.title if textlib.fold(self.title) != textlib.fold(self.display_title) else ""
 
+    @property
+    def initial(self) -> str:
+        """The letter of the cover placeholder: the displayed name's first
+        significant word's ("Les Aventuriers du Rail" -> "A")."""
+        from catalog import query
+
+        words = query.significant(textlib.fold_query(self.display_title).split())
+        return (words[0][:1] if words else self.display_title[:1]).upper()
+
     def all_names(self) -> list[str]:
         names = [self.title, self.title_fr, self.title_de, self.title_en]
         if self.pk:
