@@ -12,6 +12,7 @@ suggestions, no box used twice.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -25,6 +26,8 @@ LIGHT_UP_TO = 2.2
 THINKY_FROM = 2.8
 MOODS = ("anything", "light", "thinky")
 SHORTLIST = 10
+POPULARITY = 2.0  # points for the most owned game (log scale)
+TRUSTED_RATINGS = 30  # ratings below which a game's average is not trusted
 PER_TABLE = 3
 SPLIT_FROM, SPLIT_UP_TO = 8, 15
 SMALLEST_TABLE = 3
@@ -83,7 +86,7 @@ def _candidates(players: int, minutes: int, youngest: int, smallest: int) -> lis
         .only(
             "id", "slug", "title", "title_fr", "title_de", "title_en", "kind", "base_game_id", "min_players",
             "max_players", "best_min_players", "best_max_players", "min_time", "max_time", "min_age", "weight",
-            "rating", "owned_count", "engine_slug", "base_game__id", "base_game__title", "base_game__kind",
+            "rating", "rating_count", "owned_count", "engine_slug", "base_game__id", "base_game__title", "base_game__kind",
             "base_game__base_game_id",
         )
     )
@@ -127,7 +130,10 @@ def _score(game: Game, players: int, minutes: int, mood: str) -> Pick:
     score += weight_score
     if weight_reason:
         reasons.append(weight_reason)
-    if game.rating:
+    # Known and liked: a rating counts for as many as rated it (a 9/10 from five
+    # people is no 8/10 from thousands), and being widely owned counts too.
+    score += POPULARITY * math.log10(1 + game.owned_count) / 5.3
+    if game.rating and game.rating_count >= TRUSTED_RATINGS:
         score += (game.rating - 6) / 2
         if game.rating >= 7:
             reasons.append(_("well liked (%(r).1f/10)") % {"r": game.rating})

@@ -23,16 +23,16 @@ def game(title, owned, french=None, **fields):
         names.refresh([g])
     services.add_copy(g, f"A{g.pk}")
     return g
-game("Ticket to Ride", 160000, "Les Aventuriers du Rail", min_players=2, max_players=5, weight="1.8", rating=7.4)
-game("Ticket to Ride: Europe", 90000, "Les Aventuriers du Rail : Europe", min_players=2, max_players=5, weight="1.9", rating=7.5)
+game("Ticket to Ride", 160000, "Les Aventuriers du Rail", min_players=2, max_players=5, weight="1.8", rating=7.4, rating_count=500)
+game("Ticket to Ride: Europe", 90000, "Les Aventuriers du Rail : Europe", min_players=2, max_players=5, weight="1.9", rating=7.5, rating_count=500)
 game("Aventuriers du rail (fan edition)", 105, min_players=2, max_players=4)
-game("The Werewolves of Miller's Hollow", 50000, "Les Loups-Garous de Thiercelieux", min_players=8, max_players=18, weight="1.3", rating=6.6)
-game("Codenames", 150000, min_players=2, max_players=8, weight="1.3", rating=7.6)
-game("Dixit", 100000, min_players=3, max_players=6, weight="1.2", rating=7.3)
-game("Azul", 120000, min_players=2, max_players=4, weight="1.8", rating=7.8)
-game("Wingspan", 110000, min_players=1, max_players=5, weight="2.4", rating=8.1)
-game("Just One", 60000, min_players=3, max_players=7, weight="1.1", rating=7.6)
-game("Skull", 40000, min_players=3, max_players=6, weight="1.1", rating=7.1)
+game("The Werewolves of Miller's Hollow", 50000, "Les Loups-Garous de Thiercelieux", min_players=8, max_players=18, weight="1.3", rating=6.6, rating_count=500)
+game("Codenames", 150000, min_players=2, max_players=8, weight="1.3", rating=7.6, rating_count=500)
+game("Dixit", 100000, min_players=3, max_players=6, weight="1.2", rating=7.3, rating_count=500)
+game("Azul", 120000, min_players=2, max_players=4, weight="1.8", rating=7.8, rating_count=500)
+game("Wingspan", 110000, min_players=1, max_players=5, weight="2.4", rating=8.1, rating_count=500)
+game("Just One", 60000, min_players=3, max_players=7, weight="1.1", rating=7.6, rating_count=500)
+game("Skull", 40000, min_players=3, max_players=6, weight="1.1", rating=7.1, rating_count=500)
 """
 
 

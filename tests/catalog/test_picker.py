@@ -16,13 +16,13 @@ pytestmark = pytest.mark.django_db
 def shelves(make_game):
     games = {
         "family": make_game("Family", min_players=2, max_players=6, best_min_players=4, best_max_players=5,
-                            min_time=30, max_time=45, min_age=8, weight="1.6", rating=7.4),
+                            min_time=30, max_time=45, min_age=8, weight="1.6", rating_count=100, rating=7.4),
         "brainy": make_game("Brainy", min_players=2, max_players=4, best_min_players=4, best_max_players=4,
-                            min_time=60, max_time=90, min_age=12, weight="3.4", rating=8.1),
+                            min_time=60, max_time=90, min_age=12, weight="3.4", rating_count=100, rating=8.1),
         "long": make_game("Long", min_players=2, max_players=5, min_time=240, min_age=12, weight="3.8"),
-        "kids": make_game("Kids", min_players=2, max_players=4, min_time=15, max_time=15, min_age=4, weight="1.0", rating=6.0),
+        "kids": make_game("Kids", min_players=2, max_players=4, min_time=15, max_time=15, min_age=4, weight="1.0", rating_count=100, rating=6.0),
         "lent": make_game("Lent", min_players=2, max_players=8, best_min_players=4, best_max_players=6, min_time=30,
-                          min_age=8, weight="1.5", rating=9.0),
+                          min_age=8, weight="1.5", rating_count=100, rating=9.0),
         "duo": make_game("Duo", min_players=2, max_players=2, min_time=20, min_age=8, weight="2.0"),
     }
     for name, game in games.items():
@@ -77,6 +77,7 @@ def shelved(make_game, title: str, **fields):
     fields.setdefault("min_time", 30)
     fields.setdefault("max_time", 45)
     fields.setdefault("min_age", 8)
+    fields.setdefault("rating_count", 100)
     game = make_game(title, **fields)
     services.add_copy(game, "C1")
     return game
@@ -89,17 +90,17 @@ def test_an_unknown_maximum_is_not_no_limit(make_game):
 
 
 def test_unknown_weight_never_beats_a_fitting_known_one(make_game):
-    shelved(make_game, "Mystery", weight=None, rating=9.5, best_min_players=4, best_max_players=4)
-    shelved(make_game, "Fits", weight="3.0", rating=5.0)
-    shelved(make_game, "Featherweight", weight="1.2", rating=9.0, best_min_players=4, best_max_players=4)
+    shelved(make_game, "Mystery", weight=None, rating_count=100, rating=9.5, best_min_players=4, best_max_players=4)
+    shelved(make_game, "Fits", weight="3.0", rating_count=100, rating=5.0)
+    shelved(make_game, "Featherweight", weight="1.2", rating_count=100, rating=9.0, best_min_players=4, best_max_players=4)
     assert names(picker.pick(players=4, minutes=60, youngest=10, mood="thinky")) == ["Fits", "Mystery", "Featherweight"]
     light = picker.pick(players=4, minutes=60, youngest=10, mood="light")
     assert names(light)[0] == "Featherweight" and names(light)[1] == "Mystery"
 
 
 def test_thinky_prefers_heavier_and_says_so_when_it_falls_back(make_game):
-    shelved(make_game, "Medium", weight="2.9", rating=8.0)
-    shelved(make_game, "Heavy", weight="4.3", rating=7.0)
+    shelved(make_game, "Medium", weight="2.9", rating_count=100, rating=8.0)
+    shelved(make_game, "Heavy", weight="4.3", rating_count=100, rating=7.0)
     assert names(picker.pick(players=4, minutes=60, youngest=10, mood="thinky")) == ["Heavy", "Medium"]
     with translation.override("en"):
         fallback = picker.pick(players=4, minutes=60, youngest=10, mood="thinky")
@@ -114,9 +115,9 @@ def test_thinky_prefers_heavier_and_says_so_when_it_falls_back(make_game):
 
 
 def test_one_game_per_family_or_box_in_the_shortlist(make_game):
-    shelved(make_game, "Ticket to Ride", owned_count=100, rating=7.5)
-    shelved(make_game, "Ticket to Ride: Europe", owned_count=90, rating=7.6)
-    shelved(make_game, "Pandemic", owned_count=80, rating=7.6)
+    shelved(make_game, "Ticket to Ride", owned_count=100, rating_count=100, rating=7.5)
+    shelved(make_game, "Ticket to Ride: Europe", owned_count=90, rating_count=100, rating=7.6)
+    shelved(make_game, "Pandemic", owned_count=80, rating_count=100, rating=7.6)
     box = shelved(make_game, "Karo", min_players=2, max_players=2)
     for title in ("Rampants", "Quatre en ligne"):
         make_game(title, kind=Game.Kind.IN_BOX, base_game=box, min_players=2, max_players=2, min_time=15)
@@ -130,7 +131,7 @@ def test_one_game_per_family_or_box_in_the_shortlist(make_game):
 
 def test_twelve_players_get_tables_with_suggestions_each(client, make_game):
     for i, (low, high) in enumerate([(8, 18), (3, 6), (3, 6), (4, 8), (2, 4), (3, 5), (4, 6)]):
-        shelved(make_game, f"Game{i} Box", min_players=low, max_players=high, rating=7 + i / 10)
+        shelved(make_game, f"Game{i} Box", min_players=low, max_players=high, rating_count=100, rating=7 + i / 10)
     plan = picker.plan(players=12, minutes=60, youngest=10)
     assert names(plan.together) == ["Game0 Box"]
     assert [[t.players for t in split.tables] for split in plan.splits] == [[6, 6], [4, 4, 4]]
