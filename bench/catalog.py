@@ -165,6 +165,7 @@ def run_one(url: str, queries_count: int, rounds: int) -> dict:
     naive_found = sum(bool(search.naive_search_games(q)) for q in queries)
 
     relevance = measure_relevance(rounds)
+    labels = measure_labels(rounds)
 
     # Query counts of the pages, small result set then large.
     client = Client()
@@ -212,8 +213,32 @@ def run_one(url: str, queries_count: int, rounds: int) -> dict:
         },
         "pages": pages,
         "relevance": relevance,
+        "labels": labels,
         "http": measure_http(url, rounds),
     }
+
+
+def measure_labels(rounds: int) -> dict:
+    """The shelf-label sheet of 200 copies, QR codes drawn afresh (cold) each time."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from catalog import qr
+    from catalog.models import Copy, Game
+
+    games = Game.objects.order_by("-owned_count")[:200]
+    Copy.objects.bulk_create([Copy(game=g, shelf=f"LB{i % 99 + 1}") for i, g in enumerate(games)])
+    staff = get_user_model().objects.create_user("bench-host", is_staff=True)
+    client = Client()
+    client.force_login(staff)
+    times = []
+    for _ in range(max(3, rounds)):
+        qr.svg.cache_clear()
+        t = time.perf_counter()
+        response = client.get("/catalogue/etiquettes/", {"rayon": "LB"})
+        times.append(time.perf_counter() - t)
+        assert response.status_code == 200 and len(response.context["sheet"]) == 200
+    return {"labels": 200, "median_s": round(statistics.median(times), 3), "max_s": round(max(times), 3)}
 
 
 def measure_relevance(rounds: int) -> dict:
@@ -352,6 +377,9 @@ def report(results: list[dict], markdown: bool) -> None:
             h = r["http"]
             print(f"| {r['vendor']} ({h['requests']} requests) | {h['p50']} ms | {h['p95']} ms | {h['max']} ms |")
         print()
+        for r in results:
+            lb = r["labels"]
+            print(f"{r['vendor']}: shelf labels, {lb['labels']} with fresh QR codes: median {lb['median_s']} s, max {lb['max_s']} s")
         for r in results:
             for label, misses in r["relevance"]["misses"].items():
                 print(f"{r['vendor']}, {label}: not first: " + ("; ".join(misses) or "none"))

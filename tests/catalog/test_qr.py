@@ -19,7 +19,7 @@ except ImportError:  # the test extra is not installed
 
 
 def decode_svg(svg: bytes) -> str:
-    """Rasterise our path-only SVG (unit squares) with Pillow, then decode it."""
+    """Rasterise our path-only SVG (a rectangle per run of modules) with Pillow, then decode it."""
     require(zxingcpp is not None, "zxing-cpp is not installed (pip install -e '.[test]')")
     import re
 
@@ -28,8 +28,8 @@ def decode_svg(svg: bytes) -> str:
     scale = 8
     image = Image.new("L", (size * scale, size * scale), 255)
     pixels = image.load()
-    for x, y in re.findall(r"M(\d+),(\d+)H", text):
-        for dx in range(scale):
+    for x, y, run in re.findall(r"M(\d+),(\d+)h(\d+)", text):
+        for dx in range(scale * int(run)):
             for dy in range(scale):
                 pixels[int(x) * scale + dx, int(y) * scale + dy] = 0
     found = zxingcpp.read_barcodes(image)
