@@ -58,16 +58,12 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def matched_name(game: Game, folded: str) -> str:
-    """The name a search matched, as written, when it is not the one displayed."""
-    if not folded:
+    """The name a search matched, as written, unless it is one the card shows
+    already (the displayed name, or the original beside it)."""
+    shown = {textlib.name_key([game.display_title]), textlib.name_key([game.title])}
+    if not folded or folded in shown:
         return ""
-    shown = textlib.name_key([game.display_title])
-    if folded == shown or folded == textlib.name_key([game.original_title or game.title]) and not game.original_title:
-        return ""
-    for name in game.all_names():
-        if textlib.name_key([name]) == folded:
-            return "" if name in (game.display_title, game.original_title) else name
-    return ""
+    return next((name for name in game.all_names() if textlib.name_key([name]) == folded), "")
 
 
 def _game(slug: str) -> Game:
