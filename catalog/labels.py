@@ -31,4 +31,6 @@ def sheet(prefix: str, language: str) -> list[tuple[Copy, str]]:
     if prefix:
         copies = copies.filter(shelf__startswith=prefix)
     ordered = sorted(copies, key=lambda c: (shelf_key(c.shelf), c.id))[:MOST]
-    return [(c, qr.data_uri(qr.rules_address(c.game, language, c))) for c in ordered]
+    addresses = [qr.rules_address(c.game, language, c) for c in ordered]
+    codes = qr.many(addresses)
+    return [(c, codes[address]) for c, address in zip(ordered, addresses)]

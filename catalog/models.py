@@ -462,6 +462,22 @@ class Copy(models.Model):
         return [line.strip() for line in self.contents.splitlines() if line.strip()]
 
 
+class QrCode(models.Model):
+    """A QR code drawn once (an SVG), by the address it holds: a sheet of shelf
+    labels reads them in one query instead of drawing each again (milliseconds
+    apiece in pure Python). Drawn when a copy is added, or at its first printing."""
+
+    data = models.CharField(max_length=600, unique=True)
+    svg = models.TextField()
+
+    class Meta:
+        verbose_name = _("QR code")
+        verbose_name_plural = _("QR codes")
+
+    def __str__(self) -> str:
+        return self.data
+
+
 class MissingPart(models.Model):
     copy = models.ForeignKey(Copy, verbose_name=_("copy"), on_delete=models.CASCADE, related_name="missing_parts")
     description = models.CharField(_("what is missing"), max_length=300)

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from catalog.models import Copy, Game
+from catalog.models import Copy, Game, QrCode
 
 
 def rules_address(game: Game, language: str, copy: Copy | None = None) -> str:
@@ -53,4 +53,25 @@ def svg(data: str) -> bytes:
 
 
 def data_uri(data: str) -> str:
-    return "data:image/svg+xml;base64," + base64.b64encode(svg(data)).decode()
+    return _uri(svg(data))
+
+
+def _uri(drawn: bytes) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(drawn).decode()
+
+
+def many(datas: list[str]) -> dict[str, str]:
+    """Data URIs of the QR codes of ``datas``: those drawn before read in one query,
+    the others drawn now and kept."""
+    kept = dict(QrCode.objects.filter(data__in=set(datas)).values_list("data", "svg"))
+    drawn = {d: svg(d) for d in set(datas) if d not in kept}
+    if drawn:
+        QrCode.objects.bulk_create(
+            [QrCode(data=d, svg=b.decode()) for d, b in drawn.items()], batch_size=500, ignore_conflicts=True
+        )
+    return {d: _uri(kept[d].encode()) if d in kept else _uri(drawn[d]) for d in datas}
+
+
+def remember(copy: Copy) -> None:
+    """Draw a new copy's label codes now (in each language), not at printing."""
+    many([rules_address(copy.game, language, copy) for language, _ in settings.LANGUAGES])

@@ -1,5 +1,5 @@
 """Names per language (GameName), the BoardGameGeek rating count (a ranking signal
-of title search) and a cover picture. The French, German and English titles a game
+of title search), a cover picture, and QR codes kept once drawn (shelf labels). The French, German and English titles a game
 already had become its primary names in those languages."""
 
 import catalog.models
@@ -55,6 +55,18 @@ class Migration(migrations.Migration):
                 'verbose_name_plural': 'names',
                 'ordering': ['game', 'language', '-primary', 'id'],
                 'constraints': [models.UniqueConstraint(fields=('game', 'language', 'name'), name='catalog_gamename_unique'), models.UniqueConstraint(condition=models.Q(('primary', True)), fields=('game', 'language'), name='catalog_gamename_one_primary')],
+            },
+        ),
+        migrations.CreateModel(
+            name='QrCode',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('data', models.CharField(max_length=600, unique=True)),
+                ('svg', models.TextField()),
+            ],
+            options={
+                'verbose_name': 'QR code',
+                'verbose_name_plural': 'QR codes',
             },
         ),
         migrations.RunPython(titles_to_names, migrations.RunPython.noop),

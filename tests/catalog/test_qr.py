@@ -89,3 +89,17 @@ def test_labels_follow_the_shelves_in_natural_order(client, alice, make_game):
     sheet = client.get("/catalogue/etiquettes/").context["sheet"]
     assert [copy.shelf for copy, _ in sheet] == ["A1", "A2", "A2#", "A10", "AB3", "B1"]
     assert sorted(["C12", "C3", "C3#"], key=shelf_key) == ["C3", "C3#", "C12"]
+
+
+def test_a_copys_label_codes_are_drawn_when_it_is_added_and_kept(client, alice, settings, make_game):
+    from catalog.models import QrCode
+
+    settings.SITE_URL = "https://ludo.example"
+    copy = services.add_copy(make_game("Azul", min_players=2, max_players=4), "A3")
+    kept = set(QrCode.objects.values_list("data", flat=True))
+    assert {qr.rules_address(copy.game, "fr", copy), qr.rules_address(copy.game, "en", copy)} <= kept
+    client.force_login(alice)
+    qr.svg.cache_clear()
+    sheet = client.get("/catalogue/etiquettes/").context["sheet"]
+    assert qr.svg.cache_info().misses == 0  # printed from the kept codes, nothing drawn
+    assert sheet[0][1] == qr.data_uri(qr.rules_address(copy.game, "fr", copy))
