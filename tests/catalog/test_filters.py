@@ -87,3 +87,13 @@ def test_bad_filter_values_are_shown_and_ignored(client, shelf):
     form = response.context["form"]
     assert set(form.errors) == {"players", "weight", "category"}
     assert len(response.context["results"]) == 6
+
+
+def test_the_filters_panel_shows_the_chosen_values_after_a_plain_search(client, shelf):
+    plain = client.get("/catalogue/", {"q": "duel"}).content.decode()
+    assert '<details >' in plain or "<details>" in plain  # closed: a title search alone is no filter
+    chosen = client.get("/catalogue/", {"q": "duel", "weight": "heavy", "players": 3}).content.decode()
+    assert '<details open>' in chosen
+    assert '<option value="heavy" selected>' in chosen and 'name="players" value="3"' in chosen
+    again = client.get("/catalogue/", {"q": "heavy"}).content.decode()
+    assert '<option value="heavy" selected>' not in again
