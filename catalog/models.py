@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -257,12 +258,12 @@ class Game(models.Model):
         lang = (get_language() or "fr")[:2]
         return getattr(self, f"title_{lang}", "") or self.title
 
-    @property
+    @cached_property
     def original_title(self) -> str:
         """The original name, when it is not the one displayed (shown beside it)."""
         return self.title if textlib.fold(self.title) != textlib.fold(self.display_title) else ""
 
-    @property
+    @cached_property
     def initial(self) -> str:
         """The letter of the cover placeholder: the displayed name's first
         significant word's ("Les Aventuriers du Rail" -> "A")."""
