@@ -1,6 +1,15 @@
-"""How fast the catalog imports and searches, on SQLite and on PostgreSQL.
+"""How fast and how well the catalog imports and searches, on SQLite and on PostgreSQL.
 
     .venv/bin/python bench/catalog.py [--sqlite] [--postgres URL] [--queries 200] [--rounds 5] [--markdown]
+
+Relevance (issue #15): the hand-written query set of bench/catalog_queries.py
+(French box names, English names, typos, accents off, unfinished words, articles,
+joined or split words) with the game each means: hit@1 and hit@3 and p50/p95 of
+today's title search, beside the title search as it was before (a copy kept in
+bench/title_search_before.py), in the same process on the same data (the data set
+and the shipped French names). Then the catalogue page with a query, rules panel
+included (the seed rulebooks are loaded), over HTTP from a daphne process: p50/p95
+of the whole request.
 
 For each database (a fresh SQLite file, and a fresh PostgreSQL database named by
 --postgres, default postgres://postgres@127.0.0.1:5432/ludo_catalog_bench, which
@@ -27,6 +36,7 @@ its own process, since Django reads DATABASE_URL once.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
@@ -97,9 +107,12 @@ def run_one(url: str, queries_count: int, rounds: int) -> dict:
 
     setup_test_environment()
     call_command("migrate", verbosity=0)
+    from catalog import names
+
     files = importer.order_files(conf.data_files())
     if not files:
         raise SystemExit(f"no data set in {conf.shared_dir() / 'data'}")
+    files.append(names.SHIPPED)
 
     def bar(label):
         def draw(done: int, total: int) -> None:
@@ -151,6 +164,9 @@ def run_one(url: str, queries_count: int, rounds: int) -> dict:
     found = sum(bool(search.search_games(q)) for q in queries)
     naive_found = sum(bool(search.naive_search_games(q)) for q in queries)
 
+    relevance = measure_relevance(rounds)
+    labels = measure_labels(rounds)
+
     # Query counts of the pages, small result set then large.
     client = Client()
     popular = Game.objects.order_by("-owned_count").first()
@@ -196,7 +212,119 @@ def run_one(url: str, queries_count: int, rounds: int) -> dict:
             "naive_p95": round(percentile(naive_rounds[0], 0.95), 2),
         },
         "pages": pages,
+        "relevance": relevance,
+        "labels": labels,
+        "http": measure_http(url, rounds),
     }
+
+
+def measure_labels(rounds: int) -> dict:
+    """The shelf-label sheet of 200 copies: the first time (every code drawn), then again."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from catalog import qr
+    from catalog.models import Copy, Game
+
+    games = Game.objects.order_by("-owned_count")[:200]
+    Copy.objects.bulk_create([Copy(game=g, shelf=f"LB{i % 99 + 1}") for i, g in enumerate(games)])
+    staff = get_user_model().objects.create_user("bench-host", is_staff=True)
+    client = Client()
+    client.force_login(staff)
+    times = []
+    for _ in range(max(3, rounds) + 1):
+        qr.svg.cache_clear()  # the process's own cache out: codes come from the database or are drawn
+        t = time.perf_counter()
+        response = client.get("/catalogue/etiquettes/", {"rayon": "LB"})
+        times.append(time.perf_counter() - t)
+        assert response.status_code == 200 and len(response.context["sheet"]) == 200
+    # The first sheet draws every code (copies bulk-created, not through services.add_copy).
+    return {"labels": 200, "first_s": round(times[0], 3), "median_s": round(statistics.median(times[1:]), 3),
+            "max_s": round(max(times[1:]), 3)}
+
+
+def measure_relevance(rounds: int) -> dict:
+    """hit@1, hit@3 and latency of today's title search and of the one before, on
+    the hand-written query set."""
+    from catalog import search
+    from catalog.models import Game
+    from catalog_queries import QUERIES
+    from title_search_before import search_games as before_search
+
+    by_id = dict(Game.objects.values_list("id", "bgg_id"))
+    result: dict = {"queries": len(QUERIES), "misses": {}}
+    for label, function in (("now", search.search_games), ("before", before_search)):
+        function("catan")
+        rounds_times, hits1, hits3, misses = [], 0, 0, []
+        for round_ in range(rounds):
+            times = []
+            for kind, q, bgg_id in QUERIES:
+                t = time.perf_counter()
+                ids = function(q)
+                times.append((time.perf_counter() - t) * 1000)
+                if round_ == 0:
+                    top = [by_id.get(i) for i in ids[:3]]
+                    hits1 += bool(top[:1] == [bgg_id])
+                    hits3 += bgg_id in top
+                    if top[:1] != [bgg_id]:
+                        misses.append(f"{q} -> {top}")
+            rounds_times.append(times)
+        per_query = [statistics.median(t) for t in zip(*rounds_times)]
+        result[label] = {
+            "hit1": round(100 * hits1 / len(QUERIES), 1), "hit3": round(100 * hits3 / len(QUERIES), 1),
+            "p50": round(percentile(per_query, 0.5), 2), "p95": round(percentile(per_query, 0.95), 2),
+            "max": round(max(per_query), 2),
+        }
+        result["misses"][label] = misses
+    return result
+
+
+def measure_http(url: str, rounds: int) -> dict:
+    """The catalogue page with a query (title search, rules panel, cards), fetched
+    over HTTP from a daphne process on the same database: p50/p95 per request."""
+    import http.client
+    import socket
+    from urllib.parse import quote
+
+    from catalog import demo
+    from catalog_queries import QUERIES
+
+    demo._boxes(io.StringIO())
+    demo._seeds(io.StringIO())  # rulebooks, so that the rules panel searches real pages
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = dict(os.environ, DATABASE_URL=url, DEBUG="true", LOG_LEVEL="WARNING")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "ludo.asgi:application"],
+        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(200):
+            try:
+                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
+                break
+            except OSError:
+                time.sleep(0.1)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+        def get(q: str) -> float:
+            t = time.perf_counter()
+            conn.request("GET", "/catalogue/?q=" + quote(q))
+            response = conn.getresponse()
+            response.read()
+            assert response.status == 200, (q, response.status)
+            return (time.perf_counter() - t) * 1000
+
+        for _, q, _ in QUERIES[:10]:
+            get(q)  # warm the server's vocabulary and connections
+        rounds_times = [[get(q) for _, q, _ in QUERIES] for _ in range(rounds)]
+        per_query = [statistics.median(t) for t in zip(*rounds_times)]
+        return {"requests": len(QUERIES) * rounds, "p50": round(percentile(per_query, 0.5), 1),
+                "p95": round(percentile(per_query, 0.95), 1), "max": round(max(per_query), 1)}
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 def child(url: str, queries: int, rounds: int) -> dict:
@@ -236,6 +364,29 @@ def report(results: list[dict], markdown: bool) -> None:
                 f"| {one['naive_p50'] / one['search_p50']:.1f}x / {one['naive_p95'] / one['search_p95']:.1f}x |"
             )
         print(f"\n{results[0]['queries']} queries, median of {results[0]['rounds']} rounds per query.\n")
+        print("| relevance (hand-written queries) | hit@1 | hit@3 | p50 | p95 |")
+        print("|---|---|---|---|---|")
+        for r in results:
+            rel = r["relevance"]
+            for label, name in (("now", "title search now"), ("before", "title search before #15")):
+                x = rel[label]
+                print(f"| {r['vendor']}, {name} ({rel['queries']} queries) | {x['hit1']} % | {x['hit3']} % "
+                      f"| {x['p50']} ms | {x['p95']} ms |")
+        print()
+        print("| catalogue page with a query, over HTTP (daphne) | p50 | p95 | max |")
+        print("|---|---|---|---|")
+        for r in results:
+            h = r["http"]
+            print(f"| {r['vendor']} ({h['requests']} requests) | {h['p50']} ms | {h['p95']} ms | {h['max']} ms |")
+        print()
+        for r in results:
+            lb = r["labels"]
+            print(f"{r['vendor']}: shelf labels, {lb['labels']}: first sheet (every QR code drawn) {lb['first_s']} s; "
+                  f"then (codes kept) median {lb['median_s']} s, max {lb['max_s']} s")
+        for r in results:
+            for label, misses in r["relevance"]["misses"].items():
+                print(f"{r['vendor']}, {label}: not first: " + ("; ".join(misses) or "none"))
+        print()
         names = list(results[0]["pages"])
         print("| SQL queries per page | " + " | ".join(r["vendor"] for r in results) + " |")
         print("|---|" + "---|" * len(results))
@@ -256,6 +407,7 @@ def main() -> None:
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT / "bench"))  # after ROOT: bench/catalog.py is not the catalog app
     if args.child:
         print(json.dumps(run_one(args.child, args.queries, max(1, args.rounds))))
         return

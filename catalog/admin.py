@@ -11,8 +11,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from catalog import extraction, services, text_import
-from catalog.models import Copy, Document, DocumentFile, Edition, Game, MissingPart, Person, Publisher, Term
+from catalog import extraction, names, services, text_import
+from catalog.models import Copy, Document, DocumentFile, Edition, Game, GameName, MissingPart, Person, Publisher, Term
+
+
+class GameNameInline(admin.TabularInline):
+    model = GameName
+    extra = 1
+    fields = ["language", "name", "primary"]
 
 
 class EditionInline(admin.TabularInline):
@@ -37,19 +43,31 @@ class CopyInline(admin.StackedInline):
 class GameAdmin(admin.ModelAdmin):
     list_display = ["title", "year", "min_players", "max_players", "min_time", "bgg_id", "engine_slug"]
     list_filter = ["kind", "engine_slug"]
-    search_fields = ["title", "title_fr", "title_de", "title_en", "other_names", "=bgg_id"]
+    search_fields = ["title", "names__name", "other_names", "=bgg_id"]
     autocomplete_fields = ["designers", "artists", "publishers", "terms", "base_game"]
-    inlines = [EditionInline, CopyInline]
-    readonly_fields = ["slug", "owned_count"]
+    inlines = [GameNameInline, EditionInline, CopyInline]
+    # The per-language titles follow the names below (the primary one of each language).
+    readonly_fields = ["slug", "owned_count", "rating_count", "title_fr", "title_de", "title_en"]
     fieldsets = [
-        (None, {"fields": ["title", ("title_fr", "title_de", "title_en"), "other_names", "slug", ("kind", "base_game")]}),
+        (None, {"fields": [
+            "title", ("title_fr", "title_de", "title_en"), "other_names", "slug", ("kind", "base_game"),
+            "description", "cover",
+        ]}),
         (_("People"), {"fields": ["designers", "artists", "publishers"]}),
         (_("Play"), {"fields": [
             ("min_players", "max_players"), ("best_min_players", "best_max_players"), ("min_time", "max_time", "teach_time"),
             ("min_age", "weight", "language_dependence"), "terms", "engine_slug",
         ]}),
-        (_("Reference"), {"fields": ["year", "bgg_id", ("rating", "owned_count"), "description"]}),
+        (_("Reference"), {"fields": ["year", "bgg_id", ("rating", "rating_count", "owned_count")]}),
     ]
+
+    def get_search_results(self, request, queryset, search_term):
+        results, duplicates = super().get_search_results(request, queryset, search_term)
+        return results, True  # a game found by two of its names is listed once
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        names.refresh([form.instance])  # titles and search key follow the names
 
 
 class MissingPartInline(admin.TabularInline):

@@ -32,7 +32,9 @@ class FilterForm(forms.Form):
             self.fields[kind].choices = [("", any_label), *options]
 
     def active(self) -> bool:
-        return any(v not in (None, "", False) for k, v in self.cleaned_data.items() if k != "sort")
+        """Whether a filter (not the title search, not the order) is set: the filters
+        panel opens then."""
+        return any(v not in (None, "", False) for k, v in self.cleaned_data.items() if k not in ("sort", "q"))
 
 
 class PickerForm(forms.Form):

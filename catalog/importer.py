@@ -24,16 +24,16 @@ from django.db import connection, transaction
 from django.utils.text import slugify
 
 from catalog import text as textlib
-from catalog.models import Game, NameWord, Term
+from catalog.models import MAX_PLAYERS_OPEN, Game, NameWord, Term
 
 BATCH = 1000
-MAX_PLAYERS_KNOWN = 100  # above this, a "maximum" means "no limit" on BoardGameGeek
+MAX_PLAYERS_KNOWN = MAX_PLAYERS_OPEN  # above this, a "maximum" means "no limit" on BoardGameGeek
 MAX_MINUTES = 100_000
 Progress = Callable[[int, int], None]
 
 GAME_FIELDS = [
     "title", "year", "min_players", "max_players", "best_min_players", "best_max_players",
-    "min_time", "max_time", "min_age", "weight", "rating", "owned_count", "language_dependence",
+    "min_time", "max_time", "min_age", "weight", "rating", "rating_count", "owned_count", "language_dependence",
 ]
 
 # Column names: the data set's, then a BoardGameGeek collection export's.
@@ -46,6 +46,7 @@ COLUMNS = {
     "min_players": ("min_players", "minplayers"),
     "max_players": ("max_players", "maxplayers"),
     "owned_count": ("num_owned", "numowned"),
+    "rating_count": ("num_user_ratings", "usersrated"),
     "box_time": ("mfg_playtime", "playingtime"),
     "min_time": ("com_min_playtime", "minplaytime"),
     "max_time": ("com_max_playtime", "maxplaytime"),
@@ -105,6 +106,11 @@ class ImportReport:
             return (
                 f"{self.path}: {self.rows} rows, {self.links_added} theme links added, "
                 f"{self.links_removed} removed, {len(self.rejected)} rejected"
+            )
+        if self.kind == "names":
+            return (
+                f"{self.path}: {self.rows} rows, {self.created} names added, {self.unchanged} already known, "
+                f"{len(self.rejected)} rejected"
             )
         return (
             f"{self.path}: {self.rows} rows, {self.created} created, {self.updated} updated, "
@@ -220,7 +226,7 @@ def _game_values(cols: dict[str, int], row: list[str], number: int, report: Impo
             notes.append("maximum players 0 read as unknown")
         elif high is not None and high > MAX_PLAYERS_KNOWN:
             notes.append(f"maximum players {high} read as no upper limit")
-            high = None
+            high = MAX_PLAYERS_OPEN
         if low is not None and high is not None and low > high:
             low, high = high, low
             notes.append("minimum and maximum players swapped")
@@ -255,6 +261,8 @@ def _game_values(cols: dict[str, int], row: list[str], number: int, report: Impo
         values["rating"] = float(rating) if rating else None
         owned = _number(get("owned_count"), "owners")
         values["owned_count"] = max(0, owned or 0)
+        ratings = _number(get("rating_count"), "ratings")
+        values["rating_count"] = max(0, ratings or 0)
         values["best_min_players"], values["best_max_players"] = _best(get("best"))
         values["language_dependence"] = _language_dependence(get("language_dependence"))
     except _Bad as exc:
@@ -276,14 +284,19 @@ def _columns(header: list[str]) -> dict[str, int]:
 
 
 def detect(header: list[str]) -> str:
+    from catalog import names
+
     lowered = {h.lower() for h in header}
+    if names.is_names_header(header):
+        return "names"
     if header and header[0].lower() == "bgg_id" and len(header) > 1 and "title" not in lowered:
         return "themes"
     if ({"bgg_id", "title"} <= lowered) or ({"objectid", "objectname"} <= lowered):
         return "games"
     raise ImportFileError(
         "unknown columns: expected a BoardGameGeek collection export (objectid, objectname, ...), "
-        "the games data set (bgg_id, title, ...) or its themes (bgg_id and one column per theme)"
+        "the games data set (bgg_id, title, ...), its themes (bgg_id and one column per theme) "
+        "or alternate names (bgg_id, language, name)"
     )
 
 
@@ -319,7 +332,7 @@ def _import_games(header, rows, report: ImportReport, progress: Progress | None,
         parsed[values["bgg_id"]] = values
     report.rows = len(rows)
     total = len(parsed)
-    existing = {g.bgg_id: g for g in Game.objects.filter(bgg_id__in=list(parsed)).only("id", "bgg_id", "title_fr", "title_de", "title_en", "other_names", *GAME_FIELDS)}
+    existing = {g.bgg_id: g for g in Game.objects.filter(bgg_id__in=list(parsed)).prefetch_related("names").only("id", "bgg_id", "title_fr", "title_de", "title_en", "other_names", *GAME_FIELDS)}
     taken = set(Game.objects.values_list("slug", flat=True))
     to_create, to_update = [], []
     for bgg_id, values in parsed.items():
@@ -433,21 +446,25 @@ def import_file(path: Path | str, progress: Progress | None = None, only_bgg_ids
     with transaction.atomic():
         if kind == "games":
             _import_games(header, rows, report, progress, only_bgg_ids)
+        elif kind == "names":
+            from catalog import names
+
+            names.import_names(rows, report, only_bgg_ids)
         else:
             _import_themes(header, rows, report, progress, only_bgg_ids)
         if connection.vendor == "postgresql" and (report.created or report.updated or report.links_added):
             # Fresh statistics, or the planner keeps its estimates for an empty table.
             with connection.cursor() as cursor:
-                for table in ("catalog_game", "catalog_nameword", "catalog_game_terms"):
+                for table in ("catalog_game", "catalog_nameword", "catalog_game_terms", "catalog_gamename"):
                     cursor.execute(f"ANALYZE {table}")
     return report
 
 
 def order_files(paths: list[Path]) -> list[Path]:
-    """Games files before themes files (themes need their games)."""
+    """Games files before themes and names files (they need their games)."""
     def key(p: Path) -> int:
         try:
-            return 1 if detect(_read_header(p)) == "themes" else 0
+            return 0 if detect(_read_header(p)) == "games" else 1
         except ImportFileError:
             return 0
     return sorted(paths, key=key)

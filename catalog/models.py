@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -22,6 +23,9 @@ LANGUAGES = [("fr", _("French")), ("de", _("German")), ("en", _("English"))]
 TESSERACT_LANG = {"fr": "fra", "de": "deu", "en": "eng"}
 # Weight bands of the filter: [low, high) on BoardGameGeek's 1-5 scale.
 WEIGHT_BANDS = {"light": (1, 2), "medium": (2, 3.25), "heavy": (3.25, 5.01)}
+# BoardGameGeek's "no upper limit" (a maximum above this): stored as this number,
+# so that an empty maximum only ever means "unknown".
+MAX_PLAYERS_OPEN = 100
 SHELF_RE = re.compile(r"^[A-Z]{1,3}[0-9]{1,3}#?$")
 
 
@@ -120,6 +124,10 @@ class Term(models.Model):
         return self.name_fr if get_language() == "fr" and self.name_fr else self.name_en
 
 
+def _cover_path(instance: Game, filename: str) -> str:
+    return f"covers/{instance.slug or 'game'}-{filename}"
+
+
 class GameQuerySet(models.QuerySet):
     def available_now(self) -> GameQuerySet:
         """Games with a copy on the shelf now (a game printed inside another's box
@@ -134,8 +142,13 @@ class GameQuerySet(models.QuerySet):
         qs = self
         players = f.get("players")
         if players:
-            qs = qs.filter(Q(min_players__lte=players) | Q(min_players__isnull=True)).filter(
-                Q(max_players__gte=players) | Q(max_players__isnull=True, min_players__isnull=False)
+            # An unknown maximum is unknown, not "no limit": such a game is listed
+            # only for its known minimum (BoardGameGeek's "no limit" is stored as
+            # MAX_PLAYERS_OPEN by the importer).
+            qs = qs.filter(
+                Q(min_players__lte=players, max_players__gte=players)
+                | Q(min_players=players, max_players__isnull=True)
+                | Q(min_players__isnull=True, max_players__gte=players)
             )
             if f.get("best"):
                 qs = qs.filter(best_min_players__lte=players, best_max_players__gte=players)
@@ -211,8 +224,10 @@ class Game(models.Model):
     bgg_id = models.PositiveIntegerField(_("BoardGameGeek id"), null=True, blank=True, unique=True)
     engine_slug = models.SlugField(_("engine"), max_length=40, blank=True, help_text=_("Set when the game can be played online here."))
     rating = models.FloatField(_("average rating"), null=True, blank=True)
+    rating_count = models.PositiveIntegerField(_("ratings on BoardGameGeek"), default=0)
     owned_count = models.PositiveIntegerField(_("owners on BoardGameGeek"), default=0)
-    description = models.TextField(_("description"), blank=True)
+    description = models.TextField(_("description"), blank=True, help_text=_("A few sentences for guests."))
+    cover = models.ImageField(_("cover picture"), upload_to=_cover_path, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -239,11 +254,30 @@ class Game(models.Model):
 
     @property
     def display_title(self) -> str:
+        """The name in the page's language (its primary one), else the original."""
         lang = (get_language() or "fr")[:2]
         return getattr(self, f"title_{lang}", "") or self.title
 
+    @cached_property
+    def original_title(self) -> str:
+        """The original name, when it is not the one displayed (shown beside it)."""
+        return self.title if textlib.fold(self.title) != textlib.fold(self.display_title) else ""
+
+    @cached_property
+    def initial(self) -> str:
+        """The letter of the cover placeholder: the displayed name's first
+        significant word's ("Les Aventuriers du Rail" -> "A")."""
+        from catalog import query
+
+        words = query.significant(textlib.fold_query(self.display_title).split())
+        return (words[0][:1] if words else self.display_title[:1]).upper()
+
     def all_names(self) -> list[str]:
-        return [self.title, self.title_fr, self.title_de, self.title_en, *self.other_names.splitlines()]
+        names = [self.title, self.title_fr, self.title_de, self.title_en]
+        if self.pk:
+            # Prefetched (`names`) when the caller read many games at once.
+            names += [n.name for n in self.names.all()]
+        return [*names, *self.other_names.splitlines()]
 
     def refresh_name_key(self) -> None:
         self.name_key = textlib.name_key(self.all_names())
@@ -269,6 +303,10 @@ class Game(models.Model):
             self.slug = unique_slug(Game, self.title, self.pk)
         super().save(*args, **kwargs)
         NameWord.add_from([self.name_key])
+        if self.title_fr or self.title_de or self.title_en:
+            from catalog import names
+
+            names.ensure_from_titles(self)  # titles set directly become names
 
     def get_absolute_url(self) -> str:
         return reverse("catalog:game", args=[self.slug])
@@ -284,6 +322,8 @@ class Game(models.Model):
 
     @property
     def players_label(self) -> str:
+        if self.max_players and self.max_players >= MAX_PLAYERS_OPEN:
+            return f"{self.min_players or 1}+"
         if self.min_players and self.max_players and self.min_players != self.max_players:
             return f"{self.min_players}–{self.max_players}"
         return str(self.min_players or self.max_players or "?")
@@ -296,6 +336,44 @@ class Game(models.Model):
 
     def best_at(self, players: int) -> bool:
         return bool(self.best_min_players and self.best_min_players <= players <= (self.best_max_players or self.best_min_players))
+
+
+NAME_LANGUAGE_RE = re.compile(r"^[a-z]{2}$")
+
+
+def validate_name_language(value: str) -> None:
+    if not NAME_LANGUAGE_RE.match(value or ""):
+        raise ValidationError(_("A language is a two-letter ISO 639-1 code in lower case, such as fr, en, de."), code="language")
+
+
+class GameName(models.Model):
+    """One name of a game in one language (the box of that language's edition);
+    at most one primary name per language: the one shown on the site in that
+    language (kept in Game.title_fr / title_de / title_en for fr, de and en)."""
+
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="names")
+    language = models.CharField(_("language"), max_length=2, validators=[validate_name_language], help_text=_("fr, en, de, it, es..."))
+    name = models.CharField(_("name"), max_length=300)
+    primary = models.BooleanField(_("primary in this language"), default=False)
+
+    class Meta:
+        ordering = ["game", "language", "-primary", "id"]
+        verbose_name = _("name")
+        verbose_name_plural = _("names")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "language", "name"], name="catalog_gamename_unique"),
+            models.UniqueConstraint(
+                fields=["game", "language"], condition=Q(primary=True), name="catalog_gamename_one_primary"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.language})"
+
+    def clean(self) -> None:
+        self.name = " ".join((self.name or "").split())
+        if not self.name:
+            raise ValidationError({"name": _("A name cannot be empty.")})
 
 
 class NameWord(models.Model):
@@ -383,6 +461,22 @@ class Copy(models.Model):
 
     def contents_list(self) -> list[str]:
         return [line.strip() for line in self.contents.splitlines() if line.strip()]
+
+
+class QrCode(models.Model):
+    """A QR code drawn once (an SVG), by the address it holds: a sheet of shelf
+    labels reads them in one query instead of drawing each again (milliseconds
+    apiece in pure Python). Drawn when a copy is added, or at its first printing."""
+
+    data = models.CharField(max_length=600, unique=True)
+    svg = models.TextField()
+
+    class Meta:
+        verbose_name = _("QR code")
+        verbose_name_plural = _("QR codes")
+
+    def __str__(self) -> str:
+        return self.data
 
 
 class MissingPart(models.Model):

@@ -27,13 +27,14 @@ import sys
 from array import array
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import BooleanField, QuerySet
 from django.db.models.expressions import RawSQL
 
+from catalog import query as queries
 from catalog import text as textlib
 from catalog.models import Document, DocumentPage, Game
 
@@ -208,24 +209,42 @@ def post_migrate(sender=None, using="default", **kwargs) -> None:
 # -- titles -----------------------------------------------------------------------------
 #
 # One SQL statement per search. The vocabulary of the words that occur in names
-# (catalog_nameword, some 16,000 words) is held in memory with an index of its
-# trigrams (:class:`Vocabulary`); each query word is matched there: the word itself,
-# the words whose trigrams are similar enough (typos, measured as pg_trgm's
-# similarity), and for the last word the shortest words it begins (typing in
-# progress). Then one statement reads the vocabulary's version stamp and, from a
-# word index of the names (PostgreSQL: GIN on to_tsvector('simple', name_key);
-# SQLite: FTS5), the games whose names hold a match of every query word, exact
-# full-name matches first, then the most owned. A stamp that is not the one of the
-# vocabulary in memory (a game added or renamed, here or in another process) reloads
-# the vocabulary and runs the statement again. The few hundred candidates are ranked
-# here: how close the whole query is to one of the game's names, how well each query
-# word matched, how many people own it.
+# (catalog_nameword, some 20,000 words) is held in memory with an index of its
+# trigrams (:class:`Vocabulary`). The query is folded and its articles and short
+# function words set aside (catalog.query: they never block a match); each remaining
+# word is matched in the vocabulary: the word itself, the words whose trigrams are
+# similar enough (typos, measured as pg_trgm's similarity), the same number written
+# otherwise ("7", "seven", "sept"), the word split in two known words ("smallworld")
+# or joined with its neighbour ("code names"), and for the last word the shortest
+# words it begins (typing in progress). Then one statement reads the vocabulary's
+# version stamp and, from a word index of the folded names (PostgreSQL: GIN on
+# to_tsvector('simple', name_key); SQLite: FTS5), the games whose names hold a match
+# of every query word, exact full-name matches first, then the most owned. A stamp
+# that is not the one of the vocabulary in memory (a game added or renamed, here or
+# in another process) reloads the vocabulary and runs the statement again. The few
+# hundred candidates are ranked here, on each of their names: how close the whole
+# query is to the name, how well each query word matched, how many people own and
+# rated the game; the name that scored best is the one that "matched".
+#
+# When nothing matches, the same is done with looser typo matching and any query
+# word sufficing: the best of those are offered as "did you mean".
 
 WORD_THRESHOLD = 0.45  # pg_trgm similarity a vocabulary word needs to stand for a query word
+SUGGEST_THRESHOLD = 0.3  # looser, for "did you mean"
+# A word one keystroke away (a letter missing, added, changed, or two swapped: "tokio",
+# "rial") shares few trigrams when it is short: every such spelling is looked up in
+# the vocabulary (a few hundred set lookups), and counts as this good a match.
+EDIT_SCORE = 0.75
 WORD_MATCHES = 8  # vocabulary words kept per query word
 PREFIX_MATCHES = 12  # more for the last query word: the shortest words it begins
 PREFIX = 0.9  # the score of a word the last query word begins
 MAX_WORDS = 8
+SUGGESTIONS = 3
+# Popularity in the ranking: log10 of owners (and of ratings), over about the most a
+# game has (some 200,000), weighed against closeness (0 to 1) and word matches (0 to 0.5).
+OWNERS_WEIGHT, RATINGS_WEIGHT, POPULAR_SCALE = 0.3, 0.05, 5.3
+
+Term = str | tuple[str, ...]  # a vocabulary word, or words that must all be in the name
 
 
 def _grams(word: str) -> frozenset[str]:
@@ -238,7 +257,7 @@ class Vocabulary:
     """The distinct words of the games' names, in order (for word beginnings) and
     with an inverted index of their trigrams (for typos), at one version stamp.
 
-    Some 16,000 words take about 4 MB and 0.1 s to read and index: each word's
+    Some 20,000 words take about 5 MB and 0.1 s to read and index: each word's
     trigrams are a tuple of shared (interned) strings, not a set of its own."""
 
     def __init__(self, version: int | None, words: Iterable[str]) -> None:
@@ -261,9 +280,9 @@ class Vocabulary:
                     entry[1].append(i)
         self.postings = {gram: (array("i", sizes), array("i", ids)) for gram, (sizes, ids) in postings.items()}
 
-    def similar(self, word: str) -> dict[str, float]:
-        """The words whose trigram similarity to ``word`` reaches WORD_THRESHOLD."""
-        t = WORD_THRESHOLD
+    def similar(self, word: str, threshold: float = WORD_THRESHOLD) -> dict[str, float]:
+        """The words whose trigram similarity to ``word`` reaches ``threshold``."""
+        t = threshold
         query = _grams(word)
         n = len(query)
         # similarity = shared / (n + m - shared), for a word of m trigrams, is at
@@ -304,25 +323,49 @@ class Vocabulary:
             i += 1
         return heapq.nsmallest(count, found, key=lambda w: (len(w), w))
 
-    def expand(self, words: list[str]) -> list[dict[str, float]]:
-        """For each query word: the vocabulary words it may stand for, with a score
-        (1 for the word itself, PREFIX for a word the last query word begins)."""
+    def splits(self, word: str) -> list[tuple[str, str]]:
+        """``word`` cut into two known words ("smallworld" -> ("small", "world"))."""
+        known = self.grams_of
+        return [(word[:k], word[k:]) for k in range(2, len(word) - 1) if word[:k] in known and word[k:] in known][:3]
+
+    def expand(self, words: list[str], threshold: float = WORD_THRESHOLD) -> list[dict[Term, float]]:
+        """For each query word: the vocabulary words (or pairs of words) it may stand
+        for, with a score (1 for the word itself or another way of writing it,
+        PREFIX for a word the last query word begins)."""
         last = len(words) - 1
-        expansions = []
+        known = self.grams_of
+        expansions: list[dict[Term, float]] = []
         for i, word in enumerate(words):
-            found = self.similar(word) if len(word) >= 3 else {}
-            if word in self.grams_of:
+            found: dict[Term, float] = dict(self.similar(word, threshold)) if len(word) >= 3 else {}
+            if len(word) >= 4 and word not in known:  # a word spelt right needs no other spelling
+                for other in queries.one_edit_away(word):
+                    if other in known and found.get(other, 0.0) < EDIT_SCORE:
+                        found[other] = EDIT_SCORE
+            if word in known:
                 found[word] = 1.0
+            for form in queries.number_forms(word):
+                if form in known:
+                    found[form] = 1.0
             keep = WORD_MATCHES
             if i == last:
                 keep += PREFIX_MATCHES
                 for w in self.beginning(word, PREFIX_MATCHES):
                     found.setdefault(w, 0.0)
-                for w, score in found.items():
-                    if w != word and w.startswith(word):
+                for w, score in list(found.items()):
+                    if isinstance(w, str) and w != word and w.startswith(word):
                         found[w] = max(score, PREFIX)
-            best = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))[:keep]
-            expansions.append(dict(best))
+            best = dict(sorted(found.items(), key=lambda kv: (-kv[1], str(kv[0])))[:keep])
+            if i == last and last > 0 and len(word) >= 2:
+                best[word + "*"] = PREFIX  # any word it begins, in the index itself ("aventuriers du ra")
+            if len(word) >= 4 and word not in known:
+                for pair in self.splits(word):
+                    best[pair] = 1.0
+            expansions.append(best)
+        # "code names": two neighbours that together are one known word.
+        for i in range(last):
+            joined = words[i] + words[i + 1]
+            if joined in known:
+                expansions[i][joined] = expansions[i + 1][joined] = 1.0
         return expansions
 
 
@@ -346,64 +389,122 @@ def _vocabulary(reload: bool = False) -> Vocabulary:
     return vocabulary
 
 
-def search_games(query: str, games: QuerySet[Game] | None = None, limit: int = TITLE_LIMIT) -> list[int]:
-    """Ids of the games matching ``query`` in any of their names, best first.
+@dataclass
+class TitleResults:
+    """Games found for a query, best first; the folded name each matched by; and,
+    when none was found, the games the query may have meant."""
 
-    ``games`` narrows the search (filters already applied). Accents and case never
-    matter; a typo or two in a word still finds it.
-    """
+    ids: list[int] = field(default_factory=list)
+    matched: dict[int, str] = field(default_factory=dict)
+    suggestions: list[int] = field(default_factory=list)
+
+
+def search_games(query: str, games: QuerySet[Game] | None = None, limit: int = TITLE_LIMIT) -> list[int]:
+    """Ids of the games matching ``query`` in any of their names, best first."""
+    return search_titles(query, games, limit, suggest=False).ids
+
+
+def search_titles(
+    query: str, games: QuerySet[Game] | None = None, limit: int = TITLE_LIMIT, suggest: bool = True
+) -> TitleResults:
+    """The games matching ``query`` in any of their names, best first, with the name
+    that matched. ``games`` narrows the search (filters already applied). Accents,
+    case, articles, joined or split words and spelt-out numbers never matter; a typo
+    or two in a word still finds it. With nothing found and ``suggest``, the games
+    the query most likely meant (among all games) are in ``suggestions``."""
     folded = textlib.fold_query(query)
-    words = folded.split()[:MAX_WORDS]
+    words = queries.significant(folded.split())[:MAX_WORDS]
     if not words:
-        return []
+        return TitleResults()
     if games is not None and _keeps_all(games):
         games = None  # the faster statement, without the ORM
+    ranked = _search(folded, words, games, WORD_THRESHOLD, every=True)
+    if ranked is None:
+        return TitleResults()
+    results = TitleResults(ids=[r[0] for r in ranked[:limit]], matched={r[0]: r[1] for r in ranked[:limit]})
+    if not results.ids and suggest:
+        loose = _search(folded, words, None, SUGGEST_THRESHOLD, every=False) or []
+        results.suggestions = [r[0] for r in loose[:SUGGESTIONS]]
+    return results
+
+
+def _search(folded: str, words: list[str], games, threshold: float, every: bool) -> list[tuple[int, str]] | None:
     vocabulary = _vocabulary()
     for attempt in range(3):
-        expansions = vocabulary.expand(words)
+        expansions = vocabulary.expand(words, threshold)
         try:
-            stamp, rows = _candidates(folded, expansions, games)
+            stamp, rows = _candidates(folded, expansions, games, every)
         except EmptyResultSet:  # games.none()
-            return []
+            return None
         if stamp == vocabulary.version or attempt == 2:
             break
         # The names changed since the vocabulary was read: read it again, search again.
         vocabulary = _vocabulary(reload=True)
-    return _rank(folded, expansions, rows, vocabulary)[:limit]
+    return _rank(words, expansions, rows, vocabulary)
 
 
-def _rank(folded: str, expansions: list[dict[str, float]], rows, vocabulary: Vocabulary) -> list[int]:
-    """The candidates' ids, best first. How close the whole query is to one of a
-    game's names counts most ("wingspn" is nearer "Wingspan" than "Buffalo Wings"),
-    then how well each query word matched, then how many people own the game.
+def _rank(words: list[str], expansions: list[dict[Term, float]], rows, vocabulary: Vocabulary) -> list[tuple[int, str]]:
+    """The candidates, best first, each with the name (folded) that scored best.
 
-    Closeness is pg_trgm's similarity between the query and the name; the loop is
-    written for speed, since a common word brings a few hundred candidates."""
-    query_grams = frozenset().union(*(_grams(w) for w in folded.split()))
+    A name scores its closeness to the query, plus half the mean of how well each
+    query word matched in it; the game scores its best name, plus its popularity.
+    Closeness is 1 when the name is the query, articles, spaces and spelt-out
+    numbers aside ("aventuriers du rail", "smallworld", "seven wonders"); nearly so
+    when it begins with it (typing in progress); else pg_trgm's similarity between
+    the two. The loop is written for speed: a common word brings a few hundred
+    candidates of a few names each."""
+    query_grams = frozenset().union(*(_grams(w) for w in words))
+    query_compact = queries.compact(words)
     size = len(query_grams)
     grams_of = vocabulary.grams_of
-    scores: dict[str, list[tuple[int, float]]] = {}
+    singles: dict[str, list[tuple[int, float]]] = {}
+    pairs: list[tuple[int, tuple[str, ...], float]] = []
+    prefixes: list[tuple[int, str, float]] = []
     for i, expansion in enumerate(expansions):
-        for word, score in expansion.items():
-            scores.setdefault(word, []).append((i, score))
+        for term, score in expansion.items():
+            if isinstance(term, tuple):
+                pairs.append((i, term, score))
+            elif term.endswith("*"):
+                prefixes.append((i, term[:-1], score))
+            else:
+                singles.setdefault(term, []).append((i, score))
     count = len(expansions)
+    log10 = math.log10
     scored = []
-    for game_id, key, owned in rows:
-        closeness = 0.0
-        best = [0.0] * count
+    for game_id, key, owned, ratings in rows:
+        best_name, best_score = "", -1.0
         for name in key.split(" | "):
-            grams: set[str] = set()
-            for word in name.split():
-                grams.update(grams_of.get(word) or _grams(word))
-                for i, score in scores.get(word, ()):
+            name_words = name.split()
+            significant = queries.significant(name_words)
+            compact = queries.compact(name_words)
+            if compact == query_compact:
+                closeness = 1.0
+            elif compact.startswith(query_compact) and len(query_compact) >= 3:
+                closeness = 0.7 + 0.25 * len(query_compact) / len(compact)
+            else:
+                grams: set[str] = set()
+                for word in significant:
+                    grams.update(grams_of.get(word) or _grams(word))
+                shared = len(query_grams & grams)
+                closeness = shared / (size + len(grams) - shared) if shared else 0.0
+            best = [0.0] * count
+            for word in name_words:
+                for i, score in singles.get(word, ()):
                     if score > best[i]:
                         best[i] = score
-            shared = len(query_grams & grams)
-            if shared and shared / (size + len(grams) - shared) > closeness:
-                closeness = shared / (size + len(grams) - shared)
-        scored.append((-round(closeness + 0.5 * sum(best) / count, 4), -owned, game_id))
+            for i, term, score in pairs:
+                if score > best[i] and all(w in name_words for w in term):
+                    best[i] = score
+            for i, start, score in prefixes:
+                if score > best[i] and any(w.startswith(start) for w in name_words):
+                    best[i] = score
+            total = closeness + 0.5 * sum(best) / count
+            if total > best_score:
+                best_name, best_score = name, total
+        popularity = (OWNERS_WEIGHT * log10(1 + owned) + RATINGS_WEIGHT * log10(1 + ratings)) / POPULAR_SCALE
+        scored.append((-round(best_score + popularity, 6), -owned, game_id, best_name))
     scored.sort()
-    return [row[2] for row in scored]
+    return [(row[2], row[3]) for row in scored]
 
 
 def _keeps_all(games: QuerySet[Game]) -> bool:
@@ -411,28 +512,43 @@ def _keeps_all(games: QuerySet[Game]) -> bool:
     return games.model is Game and not query.where and not query.is_sliced and not query.combinator
 
 
+def _match_expression(expansions: list[dict[Term, float]], every: bool) -> str:
+    """The word-index query: for each query word, any of its terms (a pair: both
+    words); every query word (``every``) or any of them."""
+    if connection.vendor == "postgresql":
+        quote, both, either, joiner = (lambda w: f"'{w[:-1]}':*" if w.endswith("*") else f"'{w}'"), " & ", " | ", " & " if every else " | "
+    else:
+        quote, both, either, joiner = (lambda w: f'"{w[:-1]}"*' if w.endswith("*") else f'"{w}"'), " AND ", " OR ", " AND " if every else " OR "
+
+    def term(t: Term) -> str:
+        return quote(t) if isinstance(t, str) else "(" + both.join(quote(w) for w in t) + ")"
+
+    return joiner.join("(" + either.join(term(t) for t in e) + ")" for e in expansions if e)
+
+
 def _candidates(
-    folded: str, expansions: list[dict[str, float]], games: QuerySet[Game] | None
-) -> tuple[int | None, list[tuple[int, str, int]]]:
+    folded: str, expansions: list[dict[Term, float]], games: QuerySet[Game] | None, every: bool = True
+) -> tuple[int | None, list[tuple[int, str, int, int]]]:
     """The vocabulary's stamp, and the (at most CANDIDATES) games among ``games``
-    whose names hold a match of every query word, exact full-name matches first,
-    then the most owned: (id, name_key, owned_count), in no particular order."""
-    stamp_sql = "SELECT 0, vocabulary, NULL, NULL FROM catalog_search_state WHERE id = 1"
-    if not all(expansions):
+    whose names hold a match of every query word (or, not ``every``, of one), exact
+    full-name matches first, then the most owned: (id, name_key, owned_count,
+    rating_count), in no particular order."""
+    stamp_sql = "SELECT 0, vocabulary, NULL, NULL, NULL FROM catalog_search_state WHERE id = 1"
+    if not any(expansions) or (every and not all(expansions)):
         sql, params = stamp_sql, []
     else:
         if connection.vendor == "postgresql":
             match = "to_tsvector('simple', catalog_game.name_key) @@ to_tsquery('simple', %s)"
-            words = " & ".join("(" + " | ".join(f"'{w}'" for w in e) + ")" for e in expansions)
             inexact = "strpos(' | ' || catalog_game.name_key || ' | ', %s) = 0"
         else:
             match = "catalog_game.id IN (SELECT rowid FROM catalog_game_words WHERE catalog_game_words MATCH %s)"
-            words = " AND ".join("(" + " OR ".join(f'"{w}"' for w in e) + ")" for e in expansions)
             inexact = "instr(' | ' || catalog_game.name_key || ' | ', %s) = 0"
         name = f" | {folded} | "
+        words = _match_expression(expansions, every)
+        columns = "catalog_game.id, catalog_game.name_key, catalog_game.owned_count, catalog_game.rating_count"
         if games is None:
             found_sql = (
-                "SELECT catalog_game.id, catalog_game.name_key, catalog_game.owned_count FROM catalog_game "
+                f"SELECT {columns} FROM catalog_game "
                 f"WHERE {match} ORDER BY {inexact}, catalog_game.owned_count DESC, catalog_game.id LIMIT %s"
             )
             found_params = [words, name, CANDIDATES]
@@ -443,10 +559,10 @@ def _candidates(
                 games.filter(RawSQL(match, [words], output_field=BooleanField()))
                 .annotate(search_inexact=RawSQL(inexact, [name], output_field=BooleanField()))
                 .order_by("search_inexact", "-owned_count", "id")
-                .values_list("id", "name_key", "owned_count")[:CANDIDATES]
+                .values_list("id", "name_key", "owned_count", "rating_count")[:CANDIDATES]
             )
             found_sql, found_params = found.query.sql_with_params()
-        sql = f"{stamp_sql} UNION ALL SELECT 1, c.id, c.name_key, c.owned_count FROM ({found_sql}) AS c"
+        sql = f"{stamp_sql} UNION ALL SELECT 1, c.id, c.name_key, c.owned_count, c.rating_count FROM ({found_sql}) AS c"
         params = list(found_params)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -42,6 +42,9 @@ def add_copy(game: Game, shelf: str, *, edition: Edition | None = None, **fields
     copy = Copy(game=game, edition=edition, shelf=shelf.strip().upper(), **fields)
     _full_clean(copy)
     copy.save()
+    from catalog import qr
+
+    qr.remember(copy)  # its label prints without drawing
     return copy
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
@@ -14,7 +16,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from catalog import ocr_review, picker, qr, search, services
+from catalog import labels as labelsheet
+from catalog import names, ocr_review, picker, qr, search, services
+from catalog import text as textlib
 from catalog.forms import FilterForm, MissingPartForm, PageCorrectionForm, PickerForm
 from catalog.models import Copy, Document, DocumentFile, DocumentPage, Game, MissingPart, Term
 
@@ -23,17 +27,25 @@ ORDERINGS = {"popular": ("-owned_count", "title"), "title": ("title",), "year": 
 
 
 def index(request: HttpRequest) -> HttpResponse:
-    terms = list(Term.objects.exclude(kind=Term.Kind.TAG).filter(games__isnull=False).distinct())
+    # Terms some game has: a semi-join (EXISTS), not a DISTINCT over every link.
+    used = Game.terms.through.objects.filter(term_id=OuterRef("pk"))
+    terms = list(Term.objects.exclude(kind=Term.Kind.TAG).filter(Exists(used)))
     form = FilterForm(request.GET or None, terms=terms)
     filters = form.cleaned_data if form.is_bound and form.is_valid() else {}
     games = Game.objects.matching(filters) if filters else Game.objects.all()
     query = filters.get("q", "")
     rule_hits: list = []
+    suggestions: list[Game] = []
     if query:
-        ids = search.search_games(query, games)
-        page = Paginator(ids, PER_PAGE).get_page(request.GET.get("page"))
-        found = Game.objects.filter(id__in=list(page.object_list)).with_card_data().in_bulk()
+        found_titles = search.search_titles(query, games)
+        page = Paginator(found_titles.ids, PER_PAGE).get_page(request.GET.get("page"))
+        found = Game.objects.filter(id__in=list(page.object_list)).with_card_data().prefetch_related("names").in_bulk()
         results = [found[i] for i in page.object_list if i in found]
+        for game in results:
+            game.matched_name = matched_name(game, found_titles.matched.get(game.id, ""))
+        if found_titles.suggestions:
+            by_id = Game.objects.in_bulk(found_titles.suggestions)
+            suggestions = [by_id[i] for i in found_titles.suggestions if i in by_id]
         rule_hits = search.search_rules(query, request.user, limit=5)
     else:
         ordered = games.with_card_data().order_by(*ORDERINGS.get(filters.get("sort") or "popular"))
@@ -41,16 +53,30 @@ def index(request: HttpRequest) -> HttpResponse:
         results = list(page.object_list)
     params = request.GET.copy()
     params.pop("page", None)
+    # The filters panel with every filter at its default (no filter, or only a title
+    # search) is the same for everyone: rendered once per language and set of terms
+    # (its dozen widgets were a third of the page's time).
+    plain = not form.errors and not any(v not in (None, "", False) for k, v in filters.items() if k != "q")
+    filters_key = hashlib.sha1(repr((get_language(), [(t.kind, t.slug, t.name) for t in terms])).encode()).hexdigest() if plain else ""
     return render(request, "catalog/index.html", {
-        "form": form, "page": page, "results": results, "query": query, "rule_hits": rule_hits,
-        "params": params.urlencode(), "filtered": bool(filters) and form.active(),
+        "form": form, "page": page, "results": results, "query": query, "rule_hits": rule_hits, "suggestions": suggestions,
+        "params": params.urlencode(), "filtered": bool(filters) and form.active(), "filters_key": filters_key,
     })
+
+
+def matched_name(game: Game, folded: str) -> str:
+    """The name a search matched, as written, unless it is one the card shows
+    already (the displayed name, or the original beside it)."""
+    shown = {textlib.name_key([game.display_title]), textlib.name_key([game.title])}
+    if not folded or folded in shown:
+        return ""
+    return next((name for name in game.all_names() if textlib.name_key([name]) == folded), "")
 
 
 def _game(slug: str) -> Game:
     return get_object_or_404(
         Game.objects.select_related("base_game").prefetch_related(
-            "designers", "artists", "publishers", "terms", "editions__publisher", "children",
+            "designers", "artists", "publishers", "terms", "editions__publisher", "children", "names",
         ),
         slug=slug,
     )
@@ -71,6 +97,7 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
     return render(request, "catalog/game.html", {
         "game": game, "copies": list(copies), "documents": _documents(game, request.user),
+        "other_names": names.shown_beside(game),
         "qr": qr.data_uri(qr.rules_address(game, get_language())),
         "missing_form": MissingPartForm(),
     })
@@ -204,10 +231,11 @@ def rules_search(request: HttpRequest) -> HttpResponse:
 
 def pick(request: HttpRequest) -> HttpResponse:
     form = PickerForm(request.GET or None)
-    picks = None
+    plan = picks = None
     if form.is_bound and form.is_valid():
-        picks = picker.pick(**form.cleaned_data)
-    return render(request, "catalog/picker.html", {"form": form, "picks": picks})
+        plan = picker.plan(**form.cleaned_data)
+        picks = plan.together
+    return render(request, "catalog/picker.html", {"form": form, "picks": picks, "plan": plan})
 
 
 def game_qr(request: HttpRequest, slug: str) -> HttpResponse:
@@ -223,11 +251,7 @@ def copy_qr(request: HttpRequest, pk: int) -> HttpResponse:
 @staff_member_required
 def labels(request: HttpRequest) -> HttpResponse:
     shelf = request.GET.get("rayon", "").strip().upper()[:4]
-    copies = Copy.objects.select_related("game").order_by("shelf", "id")
-    if shelf:
-        copies = copies.filter(shelf__startswith=shelf)
-    lang = get_language()
-    sheet = [(c, qr.data_uri(qr.rules_address(c.game, lang, c))) for c in copies[:400]]
+    sheet = labelsheet.sheet(shelf, get_language())
     return render(request, "catalog/labels.html", {"sheet": sheet, "shelf": shelf})
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from catalog import services
-from catalog.models import Copy, Game, Term
+from catalog.models import MAX_PLAYERS_OPEN, Copy, Game, Term
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,9 @@ def shelf(make_game, theme):
                            min_time=15, min_age=10, weight="1.1", language_dependence=3),
         "heavy": make_game("Heavy", min_players=1, max_players=4, best_min_players=3, best_max_players=3,
                            min_time=180, min_age=14, weight="4.2", language_dependence=2),
-        "open": make_game("Open", min_players=3, max_players=None, min_time=45, min_age=6, weight="2.5"),
+        # No upper limit on BoardGameGeek (stored as MAX_PLAYERS_OPEN), and an unknown maximum.
+        "open": make_game("Open", min_players=3, max_players=MAX_PLAYERS_OPEN, min_time=45, min_age=6, weight="2.5"),
+        "pair": make_game("Pair", min_players=2, max_players=None),
         "unknown": make_game("Unknown"),
     }
     games["duel"].terms.add(abstract)
@@ -39,9 +41,11 @@ def listed(client, **params) -> set[str]:
 
 
 @pytest.mark.parametrize("params, expected", [
-    ({}, {"Duel", "Party", "Heavy", "Open", "Unknown"}),
-    ({"players": 2}, {"Duel", "Heavy"}),
+    ({}, {"Duel", "Party", "Heavy", "Open", "Pair", "Unknown"}),
+    # An unknown maximum is unknown, not "no limit": Pair is listed for its known minimum only.
+    ({"players": 2}, {"Duel", "Heavy", "Pair"}),
     ({"players": 8}, {"Party", "Open"}),
+    ({"players": 15}, {"Open"}),
     ({"players": 3, "best": "on"}, {"Heavy"}),
     ({"players": 8, "best": "on"}, {"Party"}),
     ({"time": 30}, {"Duel", "Party"}),
@@ -82,4 +86,14 @@ def test_bad_filter_values_are_shown_and_ignored(client, shelf):
     assert response.status_code == 200
     form = response.context["form"]
     assert set(form.errors) == {"players", "weight", "category"}
-    assert len(response.context["results"]) == 5
+    assert len(response.context["results"]) == 6
+
+
+def test_the_filters_panel_shows_the_chosen_values_after_a_plain_search(client, shelf):
+    plain = client.get("/catalogue/", {"q": "duel"}).content.decode()
+    assert '<details >' in plain or "<details>" in plain  # closed: a title search alone is no filter
+    chosen = client.get("/catalogue/", {"q": "duel", "weight": "heavy", "players": 3}).content.decode()
+    assert '<details open>' in chosen
+    assert '<option value="heavy" selected>' in chosen and 'name="players" value="3"' in chosen
+    again = client.get("/catalogue/", {"q": "heavy"}).content.decode()
+    assert '<option value="heavy" selected>' not in again

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from django.utils import translation
+
 from catalog import picker, services
-from catalog.models import Copy
+from catalog.models import MAX_PLAYERS_OPEN, Copy, Game
 
 pytestmark = pytest.mark.django_db
 
@@ -14,13 +16,13 @@ pytestmark = pytest.mark.django_db
 def shelves(make_game):
     games = {
         "family": make_game("Family", min_players=2, max_players=6, best_min_players=4, best_max_players=5,
-                            min_time=30, max_time=45, min_age=8, weight="1.6", rating=7.4),
+                            min_time=30, max_time=45, min_age=8, weight="1.6", rating_count=100, rating=7.4),
         "brainy": make_game("Brainy", min_players=2, max_players=4, best_min_players=4, best_max_players=4,
-                            min_time=60, max_time=90, min_age=12, weight="3.4", rating=8.1),
+                            min_time=60, max_time=90, min_age=12, weight="3.4", rating_count=100, rating=8.1),
         "long": make_game("Long", min_players=2, max_players=5, min_time=240, min_age=12, weight="3.8"),
-        "kids": make_game("Kids", min_players=2, max_players=4, min_time=15, max_time=15, min_age=4, weight="1.0", rating=6.0),
+        "kids": make_game("Kids", min_players=2, max_players=4, min_time=15, max_time=15, min_age=4, weight="1.0", rating_count=100, rating=6.0),
         "lent": make_game("Lent", min_players=2, max_players=8, best_min_players=4, best_max_players=6, min_time=30,
-                          min_age=8, weight="1.5", rating=9.0),
+                          min_age=8, weight="1.5", rating_count=100, rating=9.0),
         "duo": make_game("Duo", min_players=2, max_players=2, min_time=20, min_age=8, weight="2.0"),
     }
     for name, game in games.items():
@@ -67,3 +69,77 @@ def test_fifteen_players_find_the_big_party_games(make_game):
     big = make_game("Werewolves", min_players=8, max_players=18, min_time=30, min_age=10, weight="1.3")
     services.add_copy(big, "P1")
     assert names(picker.pick(players=15, minutes=60, youngest=10)) == ["Werewolves"]
+
+
+def shelved(make_game, title: str, **fields):
+    fields.setdefault("min_players", 2)
+    fields.setdefault("max_players", 6)
+    fields.setdefault("min_time", 30)
+    fields.setdefault("max_time", 45)
+    fields.setdefault("min_age", 8)
+    fields.setdefault("rating_count", 100)
+    game = make_game(title, **fields)
+    services.add_copy(game, "C1")
+    return game
+
+
+def test_an_unknown_maximum_is_not_no_limit(make_game):
+    shelved(make_game, "Pair", min_players=2, max_players=None)
+    shelved(make_game, "Open", min_players=3, max_players=MAX_PLAYERS_OPEN)
+    assert names(picker.pick(players=15, minutes=60, youngest=10)) == ["Open"]
+
+
+def test_unknown_weight_never_beats_a_fitting_known_one(make_game):
+    shelved(make_game, "Mystery", weight=None, rating_count=100, rating=9.5, best_min_players=4, best_max_players=4)
+    shelved(make_game, "Fits", weight="3.0", rating_count=100, rating=5.0)
+    shelved(make_game, "Featherweight", weight="1.2", rating_count=100, rating=9.0, best_min_players=4, best_max_players=4)
+    assert names(picker.pick(players=4, minutes=60, youngest=10, mood="thinky")) == ["Fits", "Mystery", "Featherweight"]
+    light = picker.pick(players=4, minutes=60, youngest=10, mood="light")
+    assert names(light)[0] == "Featherweight" and names(light)[1] == "Mystery"
+
+
+def test_thinky_prefers_heavier_and_says_so_when_it_falls_back(make_game):
+    shelved(make_game, "Medium", weight="2.9", rating_count=100, rating=8.0)
+    shelved(make_game, "Heavy", weight="4.3", rating_count=100, rating=7.0)
+    assert names(picker.pick(players=4, minutes=60, youngest=10, mood="thinky")) == ["Heavy", "Medium"]
+    with translation.override("en"):
+        fallback = picker.pick(players=4, minutes=60, youngest=10, mood="thinky")
+    assert all("nothing weightier" not in r for p in fallback for r in p.reasons)
+    for game in Game.objects.filter(title__in=["Medium", "Heavy"]):
+        game.copies.update(status=Copy.Status.LENT)
+    shelved(make_game, "Light", weight="1.5")
+    with translation.override("en"):
+        fallback = picker.pick(players=4, minutes=60, youngest=10, mood="thinky")
+    assert names(fallback) == ["Light"]
+    assert any("nothing weightier fits" in r for r in fallback[0].reasons)
+
+
+def test_one_game_per_family_or_box_in_the_shortlist(make_game):
+    shelved(make_game, "Ticket to Ride", owned_count=100, rating_count=100, rating=7.5)
+    shelved(make_game, "Ticket to Ride: Europe", owned_count=90, rating_count=100, rating=7.6)
+    shelved(make_game, "Pandemic", owned_count=80, rating_count=100, rating=7.6)
+    box = shelved(make_game, "Karo", min_players=2, max_players=2)
+    for title in ("Rampants", "Quatre en ligne"):
+        make_game(title, kind=Game.Kind.IN_BOX, base_game=box, min_players=2, max_players=2, min_time=15)
+    make_game("Pandemic: On the Brink", kind=Game.Kind.EXPANSION, base_game=Game.objects.get(title="Pandemic"),
+              min_players=2, max_players=5)
+    four = names(picker.pick(players=4, minutes=60, youngest=10))
+    assert four == ["Ticket to Ride: Europe", "Pandemic"]
+    two = names(picker.pick(players=2, minutes=60, youngest=10))
+    assert len([t for t in two if t in ("Karo", "Rampants", "Quatre en ligne")]) == 1
+
+
+def test_twelve_players_get_tables_with_suggestions_each(client, make_game):
+    for i, (low, high) in enumerate([(8, 18), (3, 6), (3, 6), (4, 8), (2, 4), (3, 5), (4, 6)]):
+        shelved(make_game, f"Game{i} Box", min_players=low, max_players=high, rating_count=100, rating=7 + i / 10)
+    plan = picker.plan(players=12, minutes=60, youngest=10)
+    assert names(plan.together) == ["Game0 Box"]
+    assert [[t.players for t in split.tables] for split in plan.splits] == [[6, 6], [4, 4, 4]]
+    for split in plan.splits:
+        used = [p.game.pk for t in split.tables for p in t.picks]
+        assert len(used) == len(set(used))  # no box at two tables
+        assert all(t.picks and all(p.reasons for p in t.picks) for t in split.tables)
+        for table in split.tables:
+            assert all(p.game.min_players <= table.players <= p.game.max_players for p in table.picks)
+    html = client.get("/catalogue/quoi-jouer/", {"players": 12, "minutes": 60, "youngest": 10, "mood": "anything"}).content.decode()
+    assert "Ou répartis en plusieurs tables" in html and "3 tables : 4 + 4 + 4 joueurs" in html and "Pourquoi" in html

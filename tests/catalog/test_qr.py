@@ -19,7 +19,7 @@ except ImportError:  # the test extra is not installed
 
 
 def decode_svg(svg: bytes) -> str:
-    """Rasterise our path-only SVG (unit squares) with Pillow, then decode it."""
+    """Rasterise our path-only SVG (a rectangle per run of modules) with Pillow, then decode it."""
     require(zxingcpp is not None, "zxing-cpp is not installed (pip install -e '.[test]')")
     import re
 
@@ -28,8 +28,8 @@ def decode_svg(svg: bytes) -> str:
     scale = 8
     image = Image.new("L", (size * scale, size * scale), 255)
     pixels = image.load()
-    for x, y in re.findall(r"M(\d+),(\d+)H", text):
-        for dx in range(scale):
+    for x, y, run in re.findall(r"M(\d+),(\d+)h(\d+)", text):
+        for dx in range(scale * int(run)):
             for dy in range(scale):
                 pixels[int(x) * scale + dx, int(y) * scale + dy] = 0
     found = zxingcpp.read_barcodes(image)
@@ -80,3 +80,29 @@ def test_the_label_sheet_lists_every_copy_with_a_working_qr(client, alice, druml
 
     uri = response.context["sheet"][0][1]
     assert decode_svg(base64.b64decode(uri.split(",", 1)[1])).endswith(f"/jeu/drumlin/regles/?exemplaire={drumlin.copies.get().pk}")
+
+
+def test_labels_follow_the_shelves_in_natural_order(client, alice, make_game):
+    from catalog.labels import shelf_key
+
+    game = make_game("Azul", min_players=2, max_players=4)
+    for shelf in ("A10", "B1", "A2", "A2#", "AB3", "A1"):
+        services.add_copy(game, shelf)
+    client.force_login(alice)
+    sheet = client.get("/catalogue/etiquettes/").context["sheet"]
+    assert [copy.shelf for copy, _ in sheet] == ["A1", "A2", "A2#", "A10", "AB3", "B1"]
+    assert sorted(["C12", "C3", "C3#"], key=shelf_key) == ["C3", "C3#", "C12"]
+
+
+def test_a_copys_label_codes_are_drawn_when_it_is_added_and_kept(client, alice, settings, make_game):
+    from catalog.models import QrCode
+
+    settings.SITE_URL = "https://ludo.example"
+    copy = services.add_copy(make_game("Azul", min_players=2, max_players=4), "A3")
+    kept = set(QrCode.objects.values_list("data", flat=True))
+    assert {qr.rules_address(copy.game, "fr", copy), qr.rules_address(copy.game, "en", copy)} <= kept
+    client.force_login(alice)
+    qr.svg.cache_clear()
+    sheet = client.get("/catalogue/etiquettes/").context["sheet"]
+    assert qr.svg.cache_info().misses == 0  # printed from the kept codes, nothing drawn
+    assert sheet[0][1] == qr.data_uri(qr.rules_address(copy.game, "fr", copy))

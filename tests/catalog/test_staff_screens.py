@@ -22,7 +22,7 @@ def test_a_host_adds_a_game_with_a_copy(client, alice):
     data = {
         "title": "Karo", "title_fr": "", "title_de": "", "title_en": "", "other_names": "", "kind": "standalone",
         "min_players": "2", "max_players": "2", "min_time": "15", "max_time": "30",
-        **inline_management("editions"), **inline_management("copies", 1),
+        **inline_management("names"), **inline_management("editions"), **inline_management("copies", 1),
         "copies-0-shelf": "K2#", "copies-0-status": "available", "copies-0-condition": "good",
         "copies-0-contents": "24 tiles\n12 pieces", "copies-0-price": "12.00",
     }
@@ -35,7 +35,8 @@ def test_a_host_adds_a_game_with_a_copy(client, alice):
 def test_a_bad_shelf_code_is_refused_and_nothing_is_saved(client, alice):
     client.force_login(alice)
     data = {
-        "title": "Karo", "kind": "standalone", **inline_management("editions"), **inline_management("copies", 1),
+        "title": "Karo", "kind": "standalone", **inline_management("names"), **inline_management("editions"),
+        **inline_management("copies", 1),
         "copies-0-shelf": "shelf five", "copies-0-status": "available", "copies-0-condition": "good",
     }
     response = client.post("/admin/catalog/game/add/", data)

@@ -1,6 +1,8 @@
 """manage.py import_games [FILE ...]: BoardGameGeek CSV files into the catalog.
 
-Without files, imports the data set in the shared folder (games, then themes).
+Without files, imports the data set in the shared folder (games, then themes), then
+the alternate names shipped in catalog/data/names-fr.csv. A names file (bgg_id,
+language, name) can also be given on its own.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from catalog import conf, importer
+from catalog import conf, importer, names
 
 
 class ProgressBar:
@@ -42,6 +44,7 @@ class Command(BaseCommand):
             files = conf.data_files()
             if not files:
                 raise CommandError(f"no CSV files given and none found in {conf.shared_dir() / 'data'}")
+            files.append(names.SHIPPED)
         missing = [str(f) for f in files if not f.is_file()]
         if missing:
             raise CommandError("no such file: " + ", ".join(missing))

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('catalog', '0004_vocabulary_in_memory'),
+        ('catalog', '0005_game_names'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
