@@ -19,6 +19,12 @@ export function fill(text, values) {
   return text.replace(/%\((\w+)\)s/g, (_, name) => String(values[name] ?? ""));
 }
 
+/** "a1, b2 and c3" in the page's language. */
+export function listWords(items) {
+  if (items.length <= 1) return items.join("");
+  return fill(gettext("%(first)s and %(last)s"), { first: items.slice(0, -1).join(", "), last: items[items.length - 1] });
+}
+
 /** el("li", {class: "x", dataset: {seat: 1}, on: {click: f}}, child, "text", ...) */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
