@@ -75,6 +75,7 @@ export function commonTexts(gettext) {
     selected: TOUCH ? gettext("%(square)s selected; destinations: %(count)s. Tap one.")
       : gettext("%(square)s selected; destinations: %(count)s. Choose one, or press Escape."),
     deselected: gettext("Selection cancelled."),
+    chooseOwn: gettext("%(square)s: choose one of your own pieces first (those that can move are framed)."),
     destination: gettext("destination"),
     lastFrom: gettext("last move from here"),
     lastTo: gettext("last move to here"),
@@ -674,6 +675,8 @@ export class PieceSelection {
       // Refused: the selection goes, so nothing on the board still says it is chosen.
       this.deselect(false);
       board.announce(fmt(T.notADestination, { square: name }));
+    } else if (moves.size) {
+      board.announce(fmt(T.chooseOwn, { square: name }));
     }
   }
 

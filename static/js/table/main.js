@@ -35,9 +35,12 @@ class TableShell {
       copyInvite: q("copy-invite"), botLevelBox: q("bot-level-box"), botLevel: q("bot-level"), actions: q("actions"),
       outcome: q("outcome"), outcomeTitle: q("outcome-title"), outcomeText: q("outcome-text"),
       outcomeActions: q("outcome-actions"), slot: q("board-slot"), announce: q("announce"),
+      strip: q("strip"), banner: q("banner"), bannerText: q("banner-text"), bannerActions: q("banner-actions"),
+      lastMove: q("last-move"), lastMoveText: q("last-move-text"),
     };
     const replayApi = data.apiReplay + (this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "");
-    this.moves = new MoveList(q("moves"), replayApi);
+    this.moves = new MoveList(q("moves"), replayApi, this.game);
+    this.moves.onRender = () => this.renderLastMove();
     // Whether one may still call the game off depends on the moves already played.
     this.moves.onChange = () => { if (this.frame) this.renderActions(); };
     this.sound = new Sound(q("sound"));
@@ -60,6 +63,7 @@ class TableShell {
     this.outcomeShown = false;
     this.wantRematch = false;
     this.leavingTo = null;
+    this.handover = null; // {seats, until}: a seat just handed to a bot, said in the banner for a while
     this.nodes.copyInvite.addEventListener("click", () => this.copyInvite());
   }
 
@@ -98,6 +102,11 @@ class TableShell {
     if (this.awaitingV !== null && frame.v > this.awaitingV) {
       this.awaitingV = null;
       this.retryMove = null;
+    }
+    for (const event of frame.events || []) {
+      if (event.kind === "kick" || event.kind === "replace") {
+        this.handover = { seats: [event.seat], until: Date.now() + 15000 };
+      }
     }
     // What was said about the last version (a selection, a refusal) is stale now.
     if (before && frame.v !== before.v) this.nodes.announce.textContent = "";
@@ -279,6 +288,8 @@ class TableShell {
   renderAll() {
     this.renderStatus();
     this.renderPlayers();
+    this.renderStrip();
+    this.renderBanner();
     this.renderSetup();
     this.renderActions();
     this.renderOutcome();
@@ -360,8 +371,14 @@ class TableShell {
   }
 
   tickClocks() {
+    if (this.handover && Date.now() > this.handover.until) {
+      this.handover = null;
+      if (this.frame) this.renderBanner();
+    }
     if (!this.frame || !this.frame.clock || !this.frame.clock.seats) return;
-    for (const node of this.nodes.players.querySelectorAll("[data-clock]")) {
+    const trouble = this.timeTrouble();
+    if (trouble.join() !== (this.shownTrouble || []).join()) this.renderBanner();
+    for (const node of this.root.querySelectorAll("[data-clock]")) {
       const index = Number(node.dataset.clock);
       if (!this.frame.clock.seats[index].running) continue;
       const ms = this.clockMs(index);
@@ -399,6 +416,85 @@ class TableShell {
         on: { click: () => this.request({ t: "kick", seat: index }) } }, gettext("Hand to a bot")));
     }
     return buttons;
+  }
+
+  /** The one-line players strip above the board (a phone shows it instead of the panel). */
+  renderStrip() {
+    const frame = this.frame;
+    const items = frame.seats.map((seat) => {
+      const toAct = frame.status === "running" && frame.to_act.includes(seat.index);
+      const mine = frame.seat === seat.index;
+      return el("li", { class: `strip-seat${toAct ? " to-act" : ""}${mine ? " mine" : ""}`, dataset: { seat: seat.index } },
+        toAct ? el("span", { class: "turn-mark" }, "▶") : null,
+        el("span", { class: "strip-name" }, seatName(seat)),
+        this.clockNode(seat.index));
+    });
+    this.nodes.strip.replaceChildren(...items);
+  }
+
+  /** Seats whose running clock is under 20 seconds. */
+  timeTrouble() {
+    const frame = this.frame;
+    if (!frame || frame.status !== "running" || !frame.clock || !frame.clock.seats) return [];
+    return frame.clock.seats
+      .map((info, index) => (info.running && this.clockMs(index) < 20000 ? index : null))
+      .filter((index) => index !== null);
+  }
+
+  /**
+   * The banner at the board: who offers a draw (with accept / decline for the others),
+   * who offers a rematch, whose seat went to a bot, who is short of time. The end of
+   * the game has its own box right above it.
+   */
+  renderBanner() {
+    const frame = this.frame;
+    const lines = [];
+    const actions = [];
+    const name = (index) => seatName(frame.seats[index]);
+    const offers = frame.draw_offers || [];
+    if (frame.status === "running" && offers.length) {
+      const others = offers.filter((index) => index !== frame.seat);
+      if (others.length) {
+        lines.push(fill(gettext("%(name)s offers a draw."), { name: this.names(others) }));
+        if (frame.seat !== null && !offers.includes(frame.seat)) {
+          actions.push(el("button", { type: "button", dataset: { draw: "accept" },
+            on: { click: () => this.request({ t: "draw", action: "accept" }) } }, gettext("Accept the draw")));
+          actions.push(el("button", { type: "button", class: "secondary", dataset: { draw: "decline" },
+            on: { click: () => this.request({ t: "draw", action: "decline" }) } }, gettext("Decline the draw")));
+        }
+      } else {
+        lines.push(gettext("You offered a draw: waiting for the answer."));
+      }
+    }
+    const rematches = (frame.rematch_offers || []).filter((index) => index !== frame.seat);
+    if (frame.status === "finished" && !frame.rematch && rematches.length) {
+      lines.push(fill(gettext("%(name)s offers a rematch."), { name: this.names(rematches) }));
+    }
+    if (this.handover) {
+      for (const index of this.handover.seats) {
+        const seat = frame.seats[index];
+        if (seat && seat.bot) lines.push(fill(gettext("%(name)s has been away too long: a bot plays for them now."), { name: seat.name || name(index) }));
+      }
+    }
+    const trouble = this.timeTrouble();
+    this.shownTrouble = trouble;
+    for (const index of trouble) {
+      lines.push(index === frame.seat ? gettext("You have less than 20 seconds left!")
+        : fill(gettext("%(name)s has less than 20 seconds left."), { name: name(index) }));
+    }
+    this.nodes.bannerText.replaceChildren(...lines.map((line) => el("span", { class: "banner-line" }, line)));
+    this.nodes.bannerActions.replaceChildren(...actions);
+    this.nodes.bannerActions.hidden = !actions.length;
+    this.nodes.banner.hidden = !lines.length;
+    this.nodes.banner.dataset.kind = offers.length && frame.status === "running" ? "draw"
+      : trouble.length ? "time" : this.handover ? "handover" : rematches.length ? "rematch" : "";
+  }
+
+  /** "Last move: Ben bids 7", above the board. */
+  renderLastMove() {
+    const node = this.moves.lastNode();
+    this.nodes.lastMove.hidden = !node;
+    this.nodes.lastMoveText.replaceChildren(...(node ? [node] : []));
   }
 
   renderSetup() {
@@ -439,10 +535,7 @@ class TableShell {
     const mine = offers.includes(frame.seat);
     if (!withBots) {
       if (offers.length && !mine) {
-        buttons.push(el("button", { type: "button", dataset: { draw: "accept" },
-          on: { click: () => this.request({ t: "draw", action: "accept" }) } }, gettext("Accept the draw")));
-        buttons.push(el("button", { type: "button", class: "secondary", dataset: { draw: "decline" },
-          on: { click: () => this.request({ t: "draw", action: "decline" }) } }, gettext("Decline the draw")));
+        // Accept or decline: in the banner at the board, which says who offered.
       } else if (mine) {
         buttons.push(el("span", { class: "meta" }, gettext("You offered a draw.")));
       } else {
