@@ -56,7 +56,8 @@ def wait_for_turn(probe: Any, site: LiveSite, table: int, timeout: float = 30.0)
     while True:
         state = api(probe, site, f"/api/tables/{table}/")
         if state["status"] == "running" and state["seat"] in state["to_act"] and state["legal"]:
-            # The page has that version too (its status says it is our turn).
+            # The page shows that version too, and its board has drawn it.
+            probe.page.wait_for_selector(f"[data-table-page][data-v='{state['v']}']")
             probe.page.wait_for_selector("[data-status][data-turn='true']")
             return state
         assert time.monotonic() < deadline, f"never my turn: {state['status']} {state['to_act']}"
@@ -140,8 +141,11 @@ def test_board_in_view_and_a_refusal_explained_in_view(live_site, chromium, slug
         state = wait_for_turn(zoe, live_site, table)
         page.locator(".board-host button[data-move^='play']").first.click()
         # Once the cards are laid, a card of the hand is no move: the board says why.
-        page.locator(".board-host button[data-why]").first.wait_for()
-        page.locator(".board-host button[data-why]").first.click()
+        # (aria-disabled: Playwright would wait for it to be enabled; a person just taps it.)
+        card = page.locator(".board-host button[data-why]").first
+        card.wait_for()
+        page.wait_for_function("() => !document.querySelector('.board-host button[data-why]').disabled")
+        card.click(force=True)
         assert_reason_in_view(page, ".")
     else:
         wait_for_turn(zoe, live_site, table)

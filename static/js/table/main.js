@@ -95,6 +95,7 @@ class TableShell {
     frame.receivedAt = Date.now();
     frame.receivedTick = performance.now();
     this.frame = frame;
+    this.root.dataset.v = String(frame.v); // the version on screen (tests wait for it)
     if (frame.presence) this.presence = frame.presence;
     if (frame.chat) this.chat.replaceAll(frame.chat);
     this.chat.setMode(frame.seat !== null ? "players" : "spectators", frame.seat !== null || this.canSit);
