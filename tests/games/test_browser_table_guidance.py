@@ -90,7 +90,9 @@ def assert_reason_in_view(page: Any, pattern: str) -> None:
         announce.filter(has_text=re.compile(pattern)).wait_for()
     except Exception:
         shoot(page, "failed-refusal")
-        raise AssertionError(f"no reason matching {pattern!r}: {announce.inner_text()!r}") from None
+        seen = page.evaluate("""() => ({v: document.querySelector('[data-table-page]').dataset.v,
+            board: Object.assign({}, (document.querySelector('.board-host > *') || {dataset: {}}).dataset)})""")
+        raise AssertionError(f"no reason matching {pattern!r}: {announce.inner_text()!r}; page: {seen}") from None
     assert in_viewport(page, announce), announce.bounding_box()
 
 
@@ -150,7 +152,15 @@ def test_board_in_view_and_a_refusal_explained_in_view(live_site, chromium, slug
     else:
         wait_for_turn(zoe, live_site, table)
         square = {"drumlin": "a10", "rampants-sauteurs": "a8", "eclaircissement": "c5"}[slug]
+        version = page.locator("[data-table-page]").get_attribute("data-v")
         page.locator(f'.board-host [data-square="{square}"]').click()
+        try:
+            page.locator("[data-announce]").filter(has_text=square).wait_for(timeout=5_000)
+        except Exception:
+            # A new version clears what was said about the last one: only then, click again.
+            assert page.locator("[data-table-page]").get_attribute("data-v") != version, "the click was not explained"
+            wait_for_turn(zoe, live_site, table)
+            page.locator(f'.board-host [data-square="{square}"]').click()
         assert_reason_in_view(page, square)
     shoot(page, f"{slug}-{size}-refusal")
     page.evaluate("() => window.scrollTo(0, 0)")

@@ -215,7 +215,7 @@ export function mount(host, options) {
       }
       board.tile(g, isMoved ? "is-moved" : "");
       // The tile's coordinates, as the notation and the move list write them.
-      svg("text", { class: "karo-coord", x: 9, y: 20, "aria-hidden": "true" }, g).textContent = name;
+      svg("text", { class: "karo-coord", x: 6, y: 17, "aria-hidden": "true" }, g).textContent = name;
       if (sel && sel.kind === "tile" && name === sel.lift) g.classList.add("karo-dragging-tile");
       if (last && name === last.from) board.markLastFrom(g);
       if (last && name === last.to) board.markLastTo(g);
@@ -231,7 +231,7 @@ export function mount(host, options) {
       g.dataset.ghost = "";
       svg("rect", { class: "karo-ghost-tile", x: 6, y: 6, width: S - 12, height: S - 12, rx: 6 }, g);
       svg("path", { class: "karo-ghost-plus", d: "M50,34 L50,66 M34,50 L66,50" }, g);
-      svg("text", { class: "karo-coord", x: 9, y: 20, "aria-hidden": "true" }, g).textContent = name;
+      svg("text", { class: "karo-coord", x: 6, y: 17, "aria-hidden": "true" }, g).textContent = name;
     }
     // The selected piece's jumps, drawn as arrows.
     const from = sel && sel.at;
