@@ -357,12 +357,13 @@ class TableShell {
     return item;
   }
 
-  clockNode(index) {
+  /** A seat's clock; the strip's copy is marked data-strip-clock (and is not a timer for screen readers). */
+  clockNode(index, strip = false) {
     const clock = this.frame.clock;
     if (!clock || clock.kind === "none" || !clock.seats) return null;
     const info = clock.seats[index];
-    return el("span", { class: "clock", dataset: { clock: index, running: String(info.running) }, role: "timer" },
-      formatClock(this.clockMs(index)));
+    const dataset = strip ? { stripClock: index, running: String(info.running) } : { clock: index, running: String(info.running) };
+    return el("span", { class: "clock", dataset, role: strip ? null : "timer" }, formatClock(this.clockMs(index)));
   }
 
   clockMs(index) {
@@ -379,8 +380,8 @@ class TableShell {
     if (!this.frame || !this.frame.clock || !this.frame.clock.seats) return;
     const trouble = this.timeTrouble();
     if (trouble.join() !== (this.shownTrouble || []).join()) this.renderBanner();
-    for (const node of this.root.querySelectorAll("[data-clock]")) {
-      const index = Number(node.dataset.clock);
+    for (const node of this.root.querySelectorAll(".clock[data-clock], .clock[data-strip-clock]")) {
+      const index = Number(node.dataset.clock ?? node.dataset.stripClock);
       if (!this.frame.clock.seats[index].running) continue;
       const ms = this.clockMs(index);
       node.textContent = formatClock(ms);
@@ -428,7 +429,7 @@ class TableShell {
       return el("li", { class: `strip-seat${toAct ? " to-act" : ""}${mine ? " mine" : ""}`, dataset: { seat: seat.index } },
         toAct ? el("span", { class: "turn-mark" }, "▶") : null,
         el("span", { class: "strip-name" }, seatName(seat)),
-        this.clockNode(seat.index));
+        this.clockNode(seat.index, true));
     });
     this.nodes.strip.replaceChildren(...items);
   }
