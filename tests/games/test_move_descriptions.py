@@ -171,6 +171,15 @@ def test_every_kind_of_move_of_every_game_comes_up(described):
     assert ("drumlin", "remove") in seen
 
 
+def test_captures_and_lit_pieces_are_said(described):
+    """What the views add to the notation: a Drumlin taken by a move, a piece lit."""
+    _, english, _ = described
+    texts = english["texts"]
+    assert any(text.endswith(", takes the Drumlin") for text in texts)
+    assert any(text.endswith(" and is lit") or text.endswith(", lit on the centre") for text in texts)
+    assert any(": dark piece " in text for text in texts) and any(": lit piece " in text for text in texts)
+
+
 def _squares(move: str) -> list[str]:
     return re.findall(rf"{XY}|[a-h](?:10|[1-9])", move)
 
