@@ -554,7 +554,8 @@ class DrumlinBoard {
     // A refused destination drops the selection: the guide line must not go on saying
     // a piece is chosen while the line above the board says why that did not work.
     const why = this.whyNot(name);
-    if (this.selected) {
+    // (A piece chosen for the player, the only one that may move, stays chosen.)
+    if (this.selected && this.plan.origins.size > 1) {
       this.selected = null;
       this.hideChoices();
       this.render();
