@@ -65,6 +65,7 @@ class TableShell {
     this.leavingTo = null;
     this.handover = null; // {seats, until}: a seat just handed to a bot, said in the banner for a while
     this.nodes.copyInvite.addEventListener("click", () => this.copyInvite());
+    this.nodes.announce.addEventListener("click", () => { this.nodes.announce.textContent = ""; });
   }
 
   start() {
@@ -240,6 +241,9 @@ class TableShell {
     node.textContent = "";
     // A new text node each time, so that the same words are read out again.
     requestAnimationFrame(() => { node.textContent = text; });
+    // It lies over the board's top when it is long: it goes after a while, or at a tap.
+    clearTimeout(this.announceTimer);
+    this.announceTimer = setTimeout(() => { if (node.textContent === text) node.textContent = ""; }, 8000);
   }
 
   showError(frame) {
