@@ -64,6 +64,7 @@ class TableShell {
     this.wantRematch = false;
     this.leavingTo = null;
     this.handover = null; // {seats, until}: a seat just handed to a bot, said in the banner for a while
+    this.announcedAt = 0; // when the line above the board last said something
     this.nodes.copyInvite.addEventListener("click", () => this.copyInvite());
     this.nodes.announce.addEventListener("click", () => { this.nodes.announce.textContent = ""; });
   }
@@ -110,8 +111,9 @@ class TableShell {
         this.handover = { seats: [event.seat], until: Date.now() + 15000 };
       }
     }
-    // What was said about the last version (a selection, a refusal) is stale now.
-    if (before && frame.v !== before.v) this.nodes.announce.textContent = "";
+    // What was said about the last version (a selection, a refusal) is stale now; but
+    // a refusal gets two seconds to be read, even when the bots play on at once.
+    if (before && frame.v !== before.v && Date.now() - this.announcedAt > 2000) this.nodes.announce.textContent = "";
     this.moves.apply(frame);
     this.renderAll();
     this.ensureBoard();
@@ -238,6 +240,7 @@ class TableShell {
 
   announce(text) {
     const node = this.nodes.announce;
+    this.announcedAt = Date.now();
     node.textContent = "";
     // A new text node each time, so that the same words are read out again.
     requestAnimationFrame(() => { node.textContent = text; });
