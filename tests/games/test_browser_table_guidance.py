@@ -96,20 +96,6 @@ def assert_reason_in_view(page: Any, pattern: str) -> None:
     assert in_viewport(page, announce), announce.bounding_box()
 
 
-# For each Karo game and Drumlin: a click the rules refuse at the guest's first turn,
-# and the words that explain it.
-def refuse_drumlin(page: Any, state: dict) -> str:
-    page.locator('.board-host [data-square="a10"]').click()
-    return "a10"
-
-
-def refuse_karo(square: str):
-    def refuse(page: Any, state: dict) -> str:
-        page.locator(f'.board-host [data-square="{square}"]').click()
-        return square
-    return refuse
-
-
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 @pytest.mark.parametrize("slug", ["drumlin", "rampants-sauteurs", "eclaircissement", "quatre-en-ligne", "drekki"])
 def test_board_in_view_and_a_refusal_explained_in_view(live_site, chromium, slug, size):  # noqa: F811
@@ -134,7 +120,7 @@ def test_board_in_view_and_a_refusal_explained_in_view(live_site, chromium, slug
         taken = [p["square"] for p in state["view"]["board"]["pieces"]]
         if not taken:
             page.locator('.board-host [data-square="0,0"]').click()
-            page.wait_for_function(f"() => document.querySelectorAll('[data-moves] li[data-v]').length > 0")
+            page.wait_for_function("() => document.querySelectorAll('[data-moves] li[data-v]').length > 0")
             state = wait_for_turn(zoe, live_site, table)
             taken = [p["square"] for p in state["view"]["board"]["pieces"]]
         page.locator(f'.board-host [data-square="{taken[0]}"]').click()

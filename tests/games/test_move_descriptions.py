@@ -215,7 +215,6 @@ def test_french_descriptions_are_translated(described):
 
 def test_known_sentences(tmp_path):
     """A few moves and the exact words they get, in both languages."""
-    rules = engines.get("drumlin")
     cases = [
         {"game": "drekki", "move": "bid 7", "seat": 0, "names": ["Ben", "Zoé"]},
         {"game": "drekki", "move": "withdraw", "seat": 1, "names": ["Ben", "Zoé"]},
@@ -228,7 +227,6 @@ def test_known_sentences(tmp_path):
         {"game": "rampants-sauteurs", "move": None, "seat": 1, "names": ["Ben", "Zoé"]},
         {"game": "drekki", "move": None, "seat": 0, "names": ["Ben", "Zoé"]},
     ]
-    assert rules  # the engines are importable
     english = run_node(cases, None, tmp_path)["texts"]
     french = run_node(cases, french_catalogue(), tmp_path)["texts"]
     assert english == [
