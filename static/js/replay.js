@@ -5,7 +5,8 @@
 
 import { boardHost, boardStylesheets, lastMoveOf, loadBoard } from "./table/boards.js";
 import { el, fill, gettext, outcomeWords, seatName } from "./table/format.js";
-import { moveLabel, moveText } from "./table/moves.js";
+import { describeMove } from "./table/describe.js";
+import { moveText } from "./table/moves.js";
 
 const AUTOPLAY_EVERY = 1200; // ms
 
@@ -141,11 +142,17 @@ class Replay {
 
   describe(step, index) {
     if (index === 0) return gettext("The position at the start.");
-    const who = seatName(this.data.seats[step.seat]);
-    const move = this.texts[index];
-    if (move === "pass") return fill(gettext("%(name)s passed."), { name: who });
-    return move ? fill(gettext("%(name)s played %(move)s."), { name: who, move: moveLabel(move).text })
-      : fill(gettext("%(name)s played."), { name: who });
+    return `${describeMove(this.data.game, this.texts[index], this.context(step, index))}.`;
+  }
+
+  /** What a description reads: the names, the view after the step and the one before. */
+  context(step, index) {
+    return {
+      seat: step.seat,
+      names: this.data.seats.map((seat) => seatName(seat)),
+      view: step.view || null,
+      before: index > 0 ? this.steps[index - 1].view || null : null,
+    };
   }
 
   /**
@@ -185,12 +192,11 @@ class Replay {
 
   renderMoves() {
     const items = this.steps.map((step, index) => {
-      const label = index === 0 ? el("span", { class: "move-text" }, gettext("Start")) : moveText(this.texts[index]);
-      const who = index === 0 ? "" : seatName(this.data.seats[step.seat]);
+      const label = index === 0 ? el("span", { class: "move-text" }, gettext("Start"))
+        : moveText(this.data.game, this.texts[index], this.context(step, index));
       return el("li", { dataset: { step: index } },
         el("button", { type: "button", class: "move-jump", on: { click: () => this.show(index) } },
           el("span", { class: "move-no" }, index ? `${index}.` : ""), " ",
-          who ? el("span", { class: "move-who" }, `${who} `) : null,
           label));
     });
     this.nodes.moves.replaceChildren(...items);

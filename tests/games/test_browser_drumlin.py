@@ -23,7 +23,7 @@ SQUARE = r"[a-h](?:10|[1-9])"
 # games played offline, 3 went past 80 turns (at most 106) and 5 were lost or drawn.
 MAX_TURNS = 200
 SHOWS_MOVE = ("(move) => [...document.querySelectorAll('[data-moves] .move-text')]"
-              ".some(e => e.textContent === move)")
+              ".some(e => e.dataset.notation === move)")
 
 
 def table_id(page: Any) -> int:
@@ -95,7 +95,9 @@ def test_a_person_beats_an_easy_bot_by_clicking_with_a_reload_in_the_middle(live
     page.wait_for_url(re.compile(r"/jouer/table/\d+/$"))
     wait_for_my_turn_or_end(page)
     # Pink (the bot) placed the Drumlin first; the move list says where.
-    assert re.fullmatch(r"\*" + SQUARE, page.locator("[data-moves] li[data-v] .move-text").first.inner_text())
+    first = page.locator("[data-moves] li[data-v] .move-text").first
+    assert re.fullmatch(r"\*" + SQUARE, first.get_attribute("data-notation"))
+    assert re.fullmatch(r".+ place le Drumlin en " + SQUARE, first.inner_text())
     assert page.locator("[data-square]").count() == 80
     assert page.locator("[data-square] .piece").count() == 24
 
@@ -136,8 +138,8 @@ def test_a_person_beats_an_easy_bot_by_clicking_with_a_reload_in_the_middle(live
     assert outcome.get_attribute("data-result") == result, page.locator("[data-outcome-text]").inner_text()
     assert page.locator("[data-outcome-title]").inner_text() == title
     assert page.locator("[data-outcome-text]").inner_text().startswith(text)
-    # Every move of the person is in the list, in notation.
-    texts = page.locator("[data-moves] li[data-v] .move-text").all_inner_texts()
+    # Every move of the person is in the list (in words, the notation as each one's title).
+    texts = page.locator("[data-moves] li[data-v] .move-text").evaluate_all("(nodes) => nodes.map((n) => n.title)")
     assert set(played) <= set(texts)
     zoe.screenshot("drumlin-end-desktop")
     page.set_viewport_size(PHONE)
@@ -218,7 +220,8 @@ def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromiu
     zoe.screenshot("drumlin-keyboard-desktop", full_page=False)
     violet.keyboard.press("Enter")
     wait_for_my_turn_or_end(pink)
-    assert pink.locator("[data-moves] li.last .move-text").inner_text() == "Ed5-d7"
+    assert pink.locator("[data-moves] li.last .move-text").get_attribute("data-notation") == "Ed5-d7"
+    assert pink.locator("[data-moves] li.last .move-text").inner_text() == "Zoé : éléphant d5 → d7"
 
     # The spectator sees the moves arrive, without reloading.
     watcher.page.wait_for_function(SHOWS_MOVE, arg="Ed5-d7")
@@ -401,7 +404,7 @@ def test_the_page_reconnects_after_a_server_crash_and_the_game_goes_on(live_site
 
     player = bots.make("greedy", RULES, seed=2)
     move = play_greedy_turn(live_site, page, player)
-    assert move in page.locator("[data-moves]").inner_text()
+    page.wait_for_function(SHOWS_MOVE, arg=move)
     wait_for_my_turn_or_end(page)
     zoe.console_errors[:] = [e for e in zoe.console_errors if "WebSocket" not in e]  # the crash itself
     zoe.assert_no_console_errors()

@@ -65,7 +65,9 @@ def test_the_replay_steps_through_a_finished_game(live_site, chromium):
     # Step forward: Léo (pink) placed the Drumlin first.
     page.locator("[data-go='next']").click()
     expect(page.locator("[data-position]")).to_have_text(f"Coup 1 sur {count}")
-    expect(page.locator("[data-replay-status]")).to_have_text(f"Léo a joué {moves[0][1]}.")
+    # The move in words (Drumlin's first move places the Drumlin), its notation as the title.
+    expect(page.locator("[data-replay-status]")).to_have_text(f"Léo place le Drumlin en {moves[0][1][1:]}.")
+    expect(page.locator("[data-moves] li[data-step='1'] .move-text")).to_have_attribute("title", moves[0][1])
     placed = moves[0][1][1:]
     assert page.locator(f"[data-square='{placed}'] .drumlin-stone").count() == 1
     assert "last" in page.locator(f"[data-square='{placed}']").get_attribute("class")

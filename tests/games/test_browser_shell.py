@@ -248,10 +248,12 @@ RAMPANTS = engines.get("rampants-sauteurs")
 
 
 def move_texts(page: Any) -> list[str]:
-    return page.locator("[data-moves] li[data-v] .move-text").all_inner_texts()
+    """The moves of the list in the notation (each one's data-notation; "" while hidden)."""
+    return page.locator("[data-moves] li[data-v] .move-text").evaluate_all(
+        "(nodes) => nodes.map((node) => node.dataset.notation || '')")
 
 
-def test_the_move_list_shows_a_secret_layout_once_revealed_and_pass_as_a_word(daphne_server, browser_page):
+def test_the_move_list_shows_a_secret_layout_once_revealed_and_moves_in_words(daphne_server, browser_page):
     page = browser_page.page
     start = RAMPANTS.new_game(2, seed=5, options={"first_player": "0"})
     leo_chose = RAMPANTS.play(start, 1, "CJJ/JCC")
@@ -279,7 +281,7 @@ def test_the_move_list_shows_a_secret_layout_once_revealed_and_pass_as_a_word(da
     at["v"] = 4
     table.send(frame("update", 4, RAMPANTS.legal_moves(leo_chose, 0), game="rampants-sauteurs",
                      view=RAMPANTS.view(leo_chose, 0), events=[other_moved(4)], to_act=(0,)))
-    expect(page.locator("[data-moves] li[data-v='4'] .move-text")).to_have_text("(caché)")
+    expect(page.locator("[data-moves] li[data-v='4'] .move-text")).to_have_text(re.compile(r"choisit son placement en secret$"))
 
     # Zoé chooses hers: both are revealed, and so is Léo's move in the list.
     def reveal(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -289,7 +291,10 @@ def test_the_move_list_shows_a_secret_layout_once_revealed_and_pass_as_a_word(da
 
     table.answers = [reveal]
     board(page).locator("[data-move='JJC/CCJ']").click()
-    expect(page.locator("[data-moves] li[data-v='5'] .move-text")).to_have_text("JJC/CCJ")
+    expect(page.locator("[data-moves] li[data-v='5'] .move-text")).to_have_attribute("data-notation", "JJC/CCJ")
+    # In words: which squares get jumpers and crawlers (seat 0 on ranks 1 and 2).
+    expect(page.locator("[data-moves] li[data-v='5'] .move-text")).to_have_text(
+        re.compile(r"se place : sauteurs en a1, b1 et c2, rampants en c1, a2 et b2$"))
     assert move_texts(page) == ["CJJ/JCC", "JJC/CCJ"]
 
     # Léo passes: a word in the list, the notation in its title.
@@ -297,24 +302,24 @@ def test_the_move_list_shows_a_secret_layout_once_revealed_and_pass_as_a_word(da
     table.send(frame("update", 6, [], game="rampants-sauteurs", view=passed, events=[other_moved(6)],
                      to_act=(0,)))
     last = page.locator("[data-moves] li[data-v='6'] .move-text")
-    expect(last).to_have_text("passe")
+    expect(last).to_have_text(re.compile(r"n'a aucun coup et passe$"))
     expect(last).to_have_attribute("title", "pass")
-    assert last.get_attribute("lang") is None
 
     # After a reload the list comes from the replay API's spectator views: the same.
     current["frame"] = frame("state", 6, [], game="rampants-sauteurs", view=passed, full=True, events=None)
     page.reload()
-    expect(page.locator("[data-moves] li[data-v='6'] .move-text")).to_have_text("passe")
-    assert move_texts(page) == ["CJJ/JCC", "JJC/CCJ", "passe"]
+    expect(page.locator("[data-moves] li[data-v='6'] .move-text")).to_have_text(re.compile(r"n'a aucun coup et passe$"))
+    assert move_texts(page) == ["CJJ/JCC", "JJC/CCJ", "pass"]
 
     # The replay page lists them alike.
     page.goto(page.url + "revoir/")
     items = page.locator("[data-moves] li .move-text")
     expect(items).to_have_count(4)
-    assert items.all_inner_texts() == ["Début", "CJJ/JCC", "JJC/CCJ", "passe"]
+    texts = items.all_inner_texts()
+    assert texts[0] == "Début" and "se place" in texts[1] and "se place" in texts[2] and texts[3].endswith("passe")
     expect(items.nth(3)).to_have_attribute("title", "pass")
     page.locator("[data-go='last']").click()
-    expect(page.locator("[data-replay-status]")).to_have_text("Léo a passé.")
+    expect(page.locator("[data-replay-status]")).to_have_text(re.compile(r"^Léo n'a aucun coup et passe\.$"))
     browser_page.assert_no_console_errors()
 
 

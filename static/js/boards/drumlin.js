@@ -13,6 +13,8 @@
 // departure are one click (or a button under the board).
 
 const NS = "http://www.w3.org/2000/svg";
+// A phone or a tablet: say "tap", not "click", "press Enter" or "Escape".
+const TOUCH = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
 const FILES = "abcdefgh";
 const RANKS = 10;
 const S = 60; // square size in SVG units
@@ -385,6 +387,10 @@ class DrumlinBoard {
         under.append(svg("rect", { class: "last-fill", width: S, height: S }),
           svg("path", { class: "last-corner", d: `M0 0 L14 0 L0 14 Z` }));
       }
+      if (!this.selected && this.plan.origins.has(name)) {
+        // Before any selection, the pieces that can act wear a dotted ring.
+        marks.append(svg("rect", { class: "movable-ring", x: 4, y: 4, width: S - 8, height: S - 8, rx: 6 }));
+      }
       if (this.selected === name) {
         marks.append(svg("rect", { class: "selected-ring", x: 2.5, y: 2.5, width: S - 5, height: S - 5, rx: 3 }));
       }
@@ -454,9 +460,11 @@ class DrumlinBoard {
         text = fill(gettext("Obligation at 5: your move must take one of your pieces off %(squares)s."), { squares: this.obligation().join(", ") });
       } else if (this.selected) {
         const count = new Set(this.plan.origins.get(this.selected).map((o) => o.to)).size;
-        text = fill(gettext("%(square)s selected: %(count)s possible destinations. Choose one, or another piece (Escape cancels)."),
+        text = fill(TOUCH ? gettext("%(square)s selected: %(count)s possible destinations. Tap one, or another piece.")
+          : gettext("%(square)s selected: %(count)s possible destinations. Choose one, or another piece (Escape cancels)."),
           { square: this.selected, count });
-      } else text = gettext("Your turn: choose a piece (click it, or press Enter on it), then its destination. You may also drag it.");
+      } else if (TOUCH) text = gettext("Your turn: tap a piece that can move (circled), then its destination.");
+      else text = gettext("Your turn: choose a piece that can move (circled; click it, or press Enter on it), then its destination. You may also drag it.");
     } else if (ctx.interactive && ctx.toAct.length && !ctx.toAct.includes(this.seat)) {
       text = gettext("Your opponent is thinking.");
     }
@@ -543,7 +551,16 @@ class DrumlinBoard {
       this.announce(fill(gettext("%(square)s selected: %(count)s possible destinations."), { square: name, count }));
       return;
     }
-    this.announce(this.whyNot(name));
+    // A refused destination drops the selection: the guide line must not go on saying
+    // a piece is chosen while the line above the board says why that did not work.
+    const why = this.whyNot(name);
+    // (A piece chosen for the player, the only one that may move, stays chosen.)
+    if (this.selected && this.plan.origins.size > 1) {
+      this.selected = null;
+      this.hideChoices();
+      this.render();
+    }
+    this.announce(why);
   }
 
   /** Why clicking `name` does nothing, in words. */

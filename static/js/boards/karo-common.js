@@ -38,6 +38,8 @@ export function html(tag, attrs, parent, text) {
   return node;
 }
 
+// A phone or a tablet: say "tap", not "press Enter" or "Escape".
+const TOUCH = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
 const FILES = "abcdefgh";
 
 /** The name of a square on the fixed grids, file letter then rank: (0, 0) is "a1". */
@@ -70,8 +72,10 @@ export function commonTexts(gettext) {
     passPrompt: gettext("You have no legal move: you must pass."),
     noMoveFrom: gettext("No legal move from %(square)s."),
     notADestination: gettext("%(square)s is not a destination for the selected piece."),
-    selected: gettext("%(square)s selected; destinations: %(count)s. Choose one, or press Escape."),
+    selected: TOUCH ? gettext("%(square)s selected; destinations: %(count)s. Tap one.")
+      : gettext("%(square)s selected; destinations: %(count)s. Choose one, or press Escape."),
     deselected: gettext("Selection cancelled."),
+    chooseOwn: gettext("%(square)s: choose one of your own pieces first (those that can move are framed)."),
     destination: gettext("destination"),
     lastFrom: gettext("last move from here"),
     lastTo: gettext("last move to here"),
@@ -667,7 +671,13 @@ export class PieceSelection {
       return;
     }
     if (game.ownPiece(name)) board.announce(fmt(T.noMoveFrom, { square: name }));
-    else if (this.selected) board.announce(fmt(T.notADestination, { square: name }));
+    else if (this.selected) {
+      // Refused: the selection goes, so nothing on the board still says it is chosen.
+      this.deselect(false);
+      board.announce(fmt(T.notADestination, { square: name }));
+    } else if (moves.size) {
+      board.announce(fmt(T.chooseOwn, { square: name }));
+    }
   }
 
   /** A drag may start from a piece that can move; it selects that piece. */

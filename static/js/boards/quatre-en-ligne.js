@@ -33,6 +33,8 @@ function texts(gettext) {
     tilePrompt: gettext("Choose where the tile goes: one of the dashed places."),
     tilePiecePrompt: gettext("Now choose one of your pieces with a dotted frame: it moves onto the moved tile."),
     tileDestPrompt: gettext("Choose the moved tile as the destination."),
+    tileTaken: gettext("%(square)s is not free: place your piece on an empty tile."),
+    chooseOwn: gettext("%(square)s: choose one of your own pieces first (those that can move are framed)."),
     undoTile: gettext("Undo the tile move"),
     tileSelected: gettext("Tile %(square)s lifted; places to put it: %(count)s."),
     tilePlaced: gettext("Tile put on %(square)s; pieces of yours that can move onto it: %(count)s."),
@@ -212,6 +214,8 @@ export function mount(host, options) {
         g.dataset.marked = String(piece.marked);
       }
       board.tile(g, isMoved ? "is-moved" : "");
+      // The tile's coordinates, as the notation and the move list write them.
+      svg("text", { class: "karo-coord", x: 6, y: 17, "aria-hidden": "true" }, g).textContent = name;
       if (sel && sel.kind === "tile" && name === sel.lift) g.classList.add("karo-dragging-tile");
       if (last && name === last.from) board.markLastFrom(g);
       if (last && name === last.to) board.markLastTo(g);
@@ -227,6 +231,7 @@ export function mount(host, options) {
       g.dataset.ghost = "";
       svg("rect", { class: "karo-ghost-tile", x: 6, y: 6, width: S - 12, height: S - 12, rx: 6 }, g);
       svg("path", { class: "karo-ghost-plus", d: "M50,34 L50,66 M34,50 L66,50" }, g);
+      svg("text", { class: "karo-coord", x: 6, y: 17, "aria-hidden": "true" }, g).textContent = name;
     }
     // The selected piece's jumps, drawn as arrows.
     const from = sel && sel.at;
@@ -324,6 +329,7 @@ export function mount(host, options) {
     const m = moves();
     if (m.placements.size) {
       if (m.placements.has(name)) send(name);
+      else board.announce(fmt(T.tileTaken, { square: name }));
       return;
     }
     const piece = view.board.pieces.find((p) => p.square === name);
@@ -370,7 +376,10 @@ export function mount(host, options) {
       const viaTile = [...m.tiles.values()].some((targets) => [...targets.values()].some((list) => list.includes(name)));
       board.announce(fmt(viaTile ? T.onlyAfterTile : T.noMoveFrom, { square: name }));
     } else if (sel) {
+      reset(false);
       board.announce(fmt(T.notADestination, { square: name }));
+    } else if (m.steps.size || m.tiles.size) {
+      board.announce(fmt(T.chooseOwn, { square: name }));
     }
   };
 

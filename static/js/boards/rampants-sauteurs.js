@@ -29,7 +29,9 @@ function texts(gettext) {
     jumperLegend: gettext("Jumper: circle up, jumps in a line over pieces"),
     goalLegend: gettext("Hatched rows: your goal, the other side's start rows"),
     goalLegendWatch: gettext("Hatched rows: goals (each side crosses to the other's start rows)"),
-    setupPrompt: gettext("Secret setup: click a piece to turn it over. Three crawlers and three jumpers, then confirm."),
+    setupPrompt: typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches
+      ? gettext("Secret setup: tap a piece to turn it over. Three crawlers and three jumpers, then confirm.")
+      : gettext("Secret setup: click a piece to turn it over. Three crawlers and three jumpers, then confirm."),
     setupCount: gettext("Crawlers: %(crawlers)s of 3 · Jumpers: %(jumpers)s of 3"),
     confirmLayout: gettext("Confirm my setup"),
     setupWaiting: gettext("Your setup is chosen. Waiting for the other player's secret choice."),

@@ -1,6 +1,8 @@
 // Small helpers shared by the lobby, the table and the replay pages: DOM building,
 // translated words for seats, clocks and outcomes.
 
+import { botName, isCastName } from "./bot-names.js";
+
 const catalogue = globalThis;
 
 /** gettext from Django's djangojs catalogue (the page loads /jsi18n/ first). */
@@ -17,6 +19,12 @@ export function ngettext(singular, plural, count) {
 /** Fill %(name)s placeholders. */
 export function fill(text, values) {
   return text.replace(/%\((\w+)\)s/g, (_, name) => String(values[name] ?? ""));
+}
+
+/** "a1, b2 and c3" in the page's language. */
+export function listWords(items) {
+  if (items.length <= 1) return items.join("");
+  return fill(gettext("%(first)s and %(last)s"), { first: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
 /** el("li", {class: "x", dataset: {seat: 1}, on: {click: f}}, child, "text", ...) */
@@ -41,10 +49,18 @@ export function levelName(level) {
   return { easy: gettext("easy"), medium: gettext("medium"), hard: gettext("hard") }[level] || level;
 }
 
-/** How a seat is called: the person's name, "bot (easy)", or "free seat". */
+/**
+ * How a seat is called: the person's name; a bot's name from its level's cast with
+ * its level, "Pomme (robot, easy)"; a seat handed to a bot keeps the person's name,
+ * "Zoé (robot)"; or "free seat".
+ */
 export function seatName(seat) {
   if (!seat) return "";
-  if (seat.bot) return fill(gettext("bot (%(level)s)"), { level: levelName(seat.bot) });
+  if (seat.bot) {
+    if (seat.name && !isCastName(seat.name)) return fill(gettext("%(name)s (robot)"), { name: seat.name });
+    const name = seat.name || botName(seat.bot, seat.index) || gettext("robot");
+    return fill(gettext("%(name)s (robot, %(level)s)"), { name, level: levelName(seat.bot) });
+  }
   if (seat.empty) return gettext("free seat");
   return seat.name || fill(gettext("seat %(number)s"), { number: seat.index + 1 });
 }

@@ -35,9 +35,12 @@ class TableShell {
       copyInvite: q("copy-invite"), botLevelBox: q("bot-level-box"), botLevel: q("bot-level"), actions: q("actions"),
       outcome: q("outcome"), outcomeTitle: q("outcome-title"), outcomeText: q("outcome-text"),
       outcomeActions: q("outcome-actions"), slot: q("board-slot"), announce: q("announce"),
+      strip: q("strip"), banner: q("banner"), bannerText: q("banner-text"), bannerActions: q("banner-actions"),
+      lastMove: q("last-move"), lastMoveText: q("last-move-text"),
     };
     const replayApi = data.apiReplay + (this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "");
-    this.moves = new MoveList(q("moves"), replayApi);
+    this.moves = new MoveList(q("moves"), replayApi, this.game);
+    this.moves.onRender = () => this.renderLastMove();
     // Whether one may still call the game off depends on the moves already played.
     this.moves.onChange = () => { if (this.frame) this.renderActions(); };
     this.sound = new Sound(q("sound"));
@@ -60,7 +63,10 @@ class TableShell {
     this.outcomeShown = false;
     this.wantRematch = false;
     this.leavingTo = null;
+    this.handover = null; // {seats, until}: a seat just handed to a bot, said in the banner for a while
+    this.announcedAt = 0; // when the line above the board last said something
     this.nodes.copyInvite.addEventListener("click", () => this.copyInvite());
+    this.nodes.announce.addEventListener("click", () => { this.nodes.announce.textContent = ""; });
   }
 
   start() {
@@ -91,6 +97,7 @@ class TableShell {
     frame.receivedAt = Date.now();
     frame.receivedTick = performance.now();
     this.frame = frame;
+    this.root.dataset.v = String(frame.v); // the version on screen (tests wait for it)
     if (frame.presence) this.presence = frame.presence;
     if (frame.chat) this.chat.replaceAll(frame.chat);
     this.chat.setMode(frame.seat !== null ? "players" : "spectators", frame.seat !== null || this.canSit);
@@ -99,8 +106,14 @@ class TableShell {
       this.awaitingV = null;
       this.retryMove = null;
     }
-    // What was said about the last version (a selection, a refusal) is stale now.
-    if (before && frame.v !== before.v) this.nodes.announce.textContent = "";
+    for (const event of frame.events || []) {
+      if (event.kind === "kick" || event.kind === "replace") {
+        this.handover = { seats: [event.seat], until: Date.now() + 15000 };
+      }
+    }
+    // What was said about the last version (a selection, a refusal) is stale now; but
+    // a refusal gets two seconds to be read, even when the bots play on at once.
+    if (before && frame.v !== before.v && Date.now() - this.announcedAt > 2000) this.nodes.announce.textContent = "";
     this.moves.apply(frame);
     this.renderAll();
     this.ensureBoard();
@@ -227,9 +240,13 @@ class TableShell {
 
   announce(text) {
     const node = this.nodes.announce;
+    this.announcedAt = Date.now();
     node.textContent = "";
     // A new text node each time, so that the same words are read out again.
     requestAnimationFrame(() => { node.textContent = text; });
+    // It lies over the board's top when it is long: it goes after a while, or at a tap.
+    clearTimeout(this.announceTimer);
+    this.announceTimer = setTimeout(() => { if (node.textContent === text) node.textContent = ""; }, 8000);
   }
 
   showError(frame) {
@@ -279,6 +296,8 @@ class TableShell {
   renderAll() {
     this.renderStatus();
     this.renderPlayers();
+    this.renderStrip();
+    this.renderBanner();
     this.renderSetup();
     this.renderActions();
     this.renderOutcome();
@@ -345,12 +364,13 @@ class TableShell {
     return item;
   }
 
-  clockNode(index) {
+  /** A seat's clock; the strip's copy is marked data-strip-clock (and is not a timer for screen readers). */
+  clockNode(index, strip = false) {
     const clock = this.frame.clock;
     if (!clock || clock.kind === "none" || !clock.seats) return null;
     const info = clock.seats[index];
-    return el("span", { class: "clock", dataset: { clock: index, running: String(info.running) }, role: "timer" },
-      formatClock(this.clockMs(index)));
+    const dataset = strip ? { stripClock: index, running: String(info.running) } : { clock: index, running: String(info.running) };
+    return el("span", { class: "clock", dataset, role: strip ? null : "timer" }, formatClock(this.clockMs(index)));
   }
 
   clockMs(index) {
@@ -360,9 +380,15 @@ class TableShell {
   }
 
   tickClocks() {
+    if (this.handover && Date.now() > this.handover.until) {
+      this.handover = null;
+      if (this.frame) this.renderBanner();
+    }
     if (!this.frame || !this.frame.clock || !this.frame.clock.seats) return;
-    for (const node of this.nodes.players.querySelectorAll("[data-clock]")) {
-      const index = Number(node.dataset.clock);
+    const trouble = this.timeTrouble();
+    if (trouble.join() !== (this.shownTrouble || []).join()) this.renderBanner();
+    for (const node of this.root.querySelectorAll(".clock[data-clock], .clock[data-strip-clock]")) {
+      const index = Number(node.dataset.clock ?? node.dataset.stripClock);
       if (!this.frame.clock.seats[index].running) continue;
       const ms = this.clockMs(index);
       node.textContent = formatClock(ms);
@@ -399,6 +425,85 @@ class TableShell {
         on: { click: () => this.request({ t: "kick", seat: index }) } }, gettext("Hand to a bot")));
     }
     return buttons;
+  }
+
+  /** The one-line players strip above the board (a phone shows it instead of the panel). */
+  renderStrip() {
+    const frame = this.frame;
+    const items = frame.seats.map((seat) => {
+      const toAct = frame.status === "running" && frame.to_act.includes(seat.index);
+      const mine = frame.seat === seat.index;
+      return el("li", { class: `strip-seat${toAct ? " to-act" : ""}${mine ? " mine" : ""}`, dataset: { seat: seat.index } },
+        toAct ? el("span", { class: "turn-mark" }, "▶") : null,
+        el("span", { class: "strip-name" }, seatName(seat)),
+        this.clockNode(seat.index, true));
+    });
+    this.nodes.strip.replaceChildren(...items);
+  }
+
+  /** Seats whose running clock is under 20 seconds. */
+  timeTrouble() {
+    const frame = this.frame;
+    if (!frame || frame.status !== "running" || !frame.clock || !frame.clock.seats) return [];
+    return frame.clock.seats
+      .map((info, index) => (info.running && this.clockMs(index) < 20000 ? index : null))
+      .filter((index) => index !== null);
+  }
+
+  /**
+   * The banner at the board: who offers a draw (with accept / decline for the others),
+   * who offers a rematch, whose seat went to a bot, who is short of time. The end of
+   * the game has its own box right above it.
+   */
+  renderBanner() {
+    const frame = this.frame;
+    const lines = [];
+    const actions = [];
+    const name = (index) => seatName(frame.seats[index]);
+    const offers = frame.draw_offers || [];
+    if (frame.status === "running" && offers.length) {
+      const others = offers.filter((index) => index !== frame.seat);
+      if (others.length) {
+        lines.push(fill(gettext("%(name)s offers a draw."), { name: this.names(others) }));
+        if (frame.seat !== null && !offers.includes(frame.seat)) {
+          actions.push(el("button", { type: "button", dataset: { draw: "accept" },
+            on: { click: () => this.request({ t: "draw", action: "accept" }) } }, gettext("Accept the draw")));
+          actions.push(el("button", { type: "button", class: "secondary", dataset: { draw: "decline" },
+            on: { click: () => this.request({ t: "draw", action: "decline" }) } }, gettext("Decline the draw")));
+        }
+      } else {
+        lines.push(gettext("You offered a draw: waiting for the answer."));
+      }
+    }
+    const rematches = (frame.rematch_offers || []).filter((index) => index !== frame.seat);
+    if (frame.status === "finished" && !frame.rematch && rematches.length) {
+      lines.push(fill(gettext("%(name)s offers a rematch."), { name: this.names(rematches) }));
+    }
+    if (this.handover) {
+      for (const index of this.handover.seats) {
+        const seat = frame.seats[index];
+        if (seat && seat.bot) lines.push(fill(gettext("%(name)s has been away too long: a bot plays for them now."), { name: seat.name || name(index) }));
+      }
+    }
+    const trouble = this.timeTrouble();
+    this.shownTrouble = trouble;
+    for (const index of trouble) {
+      lines.push(index === frame.seat ? gettext("You have less than 20 seconds left!")
+        : fill(gettext("%(name)s has less than 20 seconds left."), { name: name(index) }));
+    }
+    this.nodes.bannerText.replaceChildren(...lines.map((line) => el("span", { class: "banner-line" }, line)));
+    this.nodes.bannerActions.replaceChildren(...actions);
+    this.nodes.bannerActions.hidden = !actions.length;
+    this.nodes.banner.hidden = !lines.length;
+    this.nodes.banner.dataset.kind = offers.length && frame.status === "running" ? "draw"
+      : trouble.length ? "time" : this.handover ? "handover" : rematches.length ? "rematch" : "";
+  }
+
+  /** "Last move: Ben bids 7", above the board. */
+  renderLastMove() {
+    const node = this.moves.lastNode();
+    this.nodes.lastMove.hidden = !node;
+    this.nodes.lastMoveText.replaceChildren(...(node ? [node] : []));
   }
 
   renderSetup() {
@@ -439,10 +544,7 @@ class TableShell {
     const mine = offers.includes(frame.seat);
     if (!withBots) {
       if (offers.length && !mine) {
-        buttons.push(el("button", { type: "button", dataset: { draw: "accept" },
-          on: { click: () => this.request({ t: "draw", action: "accept" }) } }, gettext("Accept the draw")));
-        buttons.push(el("button", { type: "button", class: "secondary", dataset: { draw: "decline" },
-          on: { click: () => this.request({ t: "draw", action: "decline" }) } }, gettext("Decline the draw")));
+        // Accept or decline: in the banner at the board, which says who offered.
       } else if (mine) {
         buttons.push(el("span", { class: "meta" }, gettext("You offered a draw.")));
       } else {

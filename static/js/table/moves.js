@@ -1,4 +1,4 @@
-// The move list, in the game's notation.
+// The move list, in words (describe.js; the notation is each move's hover title).
 //
 // Frames carry the events since the last version a socket saw; a move's text is in
 // its author's events only (it may be a secret), and otherwise in the view's
@@ -7,42 +7,27 @@
 // the replay API, whose steps carry each public view.
 
 import { lastMoveOf } from "./boards.js";
+import { describeMove } from "./describe.js";
 import { el, fill, gettext, seatName } from "./format.js";
 
 export const MOVE_KINDS = new Set(["move", "timeout", "countdown"]);
 
-// Moves whose notation is a word: the list shows it translated (the notation stays in
-// the title).
-const MOVE_WORDS = {
-  pass: () => gettext("passes"),
-};
-
 /**
- * How the list shows a move's text: {text, notation, hidden} where notation is the
- * game's notation when `text` is not it (a word for "pass"), and null when the text is
- * the notation itself. A move whose text is not known (a secret) is "(hidden)".
+ * A move as the list shows it: a node with the move in words (describe.js), the
+ * notation kept in data-notation and as its hover title (for export and for those who
+ * read it). `context` is what describeMove needs: {seat, names, view, before}.
  */
-export function moveLabel(move) {
-  if (move === null || move === undefined) return { text: gettext("(hidden)"), notation: null, hidden: true };
-  const word = MOVE_WORDS[move];
-  if (word) return { text: word(), notation: move, hidden: false };
-  return { text: move, notation: null, hidden: false };
-}
-
-/** The move text as a node of the list: the notation, or a word with the notation as its title. */
-export function moveText(move, className = "move-text") {
-  const label = moveLabel(move);
-  if (label.hidden) return el("span", { class: `${className} hidden-move` }, label.text);
-  if (label.notation !== null) {
-    const attrs = { class: `${className} move-word`, title: label.notation, dataset: { notation: label.notation } };
-    return el("span", attrs, label.text);
-  }
-  return el("span", { class: className, lang: "zxx" }, label.text);
+export function moveText(game, move, context, className = "move-text") {
+  const words = describeMove(game, move ?? null, context);
+  if (move === null || move === undefined) return el("span", { class: `${className} hidden-move` }, words);
+  return el("span", { class: className, title: move, dataset: { notation: move } }, words);
 }
 
 export class MoveList {
-  constructor(list, replayUrl) {
+  constructor(list, replayUrl, game) {
     this.list = list;
+    this.game = game;
+    this.views = new Map(); // version -> the view at that version (what a description reads)
     this.replayUrl = replayUrl;
     this.entries = new Map(); // version -> {v, seat, kind, text}
     this.seats = [];
@@ -50,12 +35,14 @@ export class MoveList {
     this.fetchedUpTo = -1;
     this.wanted = false;
     this.onChange = () => {};
+    this.onRender = () => {};
   }
 
   /** Take what a state or update frame tells about moves. */
   apply(frame) {
     this.seats = frame.seats || this.seats;
     const viewMove = lastMoveOf(frame.view);
+    if (frame.view) this.views.set(frame.v, frame.view);
     let unknown = false;
     for (const event of frame.events || []) {
       if (!MOVE_KINDS.has(event.kind)) continue;
@@ -86,6 +73,7 @@ export class MoveList {
         const known = this.entries.get(step.v);
         const text = step.move ?? lastMoveOf(step.view) ?? (known ? known.text : null);
         this.entries.set(step.v, { v: step.v, seat: step.seat, kind: step.kind, text });
+        if (step.view && !this.views.has(step.v)) this.views.set(step.v, step.view);
         this.reveal(step.view, step.v);
       }
       this.fetchedUpTo = data.v;
@@ -120,15 +108,31 @@ export class MoveList {
     }
   }
 
+  /** The words of an entry: what the move list and the last-move line say. */
+  context(entry) {
+    return {
+      seat: entry.seat,
+      names: this.seats.map((seat) => seatName(seat)),
+      view: this.views.get(entry.v) || null,
+      before: this.views.get(entry.v - 1) || null,
+    };
+  }
+
+  /** The last move, as a node for the line above the board (null before the first move). */
+  lastNode() {
+    const entries = [...this.entries.values()].sort((a, b) => a.v - b.v);
+    const entry = entries[entries.length - 1];
+    if (!entry) return null;
+    return moveText(this.game, entry.text, this.context(entry));
+  }
+
   render() {
     const entries = [...this.entries.values()].sort((a, b) => a.v - b.v);
     const items = entries.map((entry, index) => {
-      const who = seatName(this.seats[entry.seat]) || "";
       const note = entry.kind === "timeout" ? gettext("out of time") : entry.kind === "countdown" ? gettext("countdown") : "";
       return el("li", { dataset: { v: entry.v, seat: entry.seat ?? "" }, class: index === entries.length - 1 ? "last" : null },
         el("span", { class: "move-no" }, `${index + 1}.`), " ",
-        el("span", { class: "move-who" }, who), " ",
-        moveText(entry.text),
+        moveText(this.game, entry.text, this.context(entry)),
         note ? el("span", { class: "meta" }, ` (${note})`) : null);
     });
     if (!items.length) items.push(el("li", { class: "empty" }, gettext("No move yet.")));
@@ -138,6 +142,7 @@ export class MoveList {
       this.list.scrollTop = this.list.scrollHeight;
     }
     this.list.setAttribute("aria-label", fill(gettext("%(count)s moves"), { count: entries.length }));
+    this.onRender();
   }
 
   /** The moves played by `seat` so far (to know whether it may still abort). */
