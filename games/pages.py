@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
 from games import engines, lessons, services
+from games.bots.names import bot_name, is_cast_name
 from games.engines.base import Option, Rules
 from games.models import Seat, Table
 from games.protocol import ERROR_MESSAGES, TableError
@@ -166,8 +167,14 @@ def _my_tables(who: services.Who, titles: dict[str, str]) -> list[dict[str, Any]
 
 
 def _seat_label(seat: Seat) -> str:
+    """As the table page says it (static/js/table/format.js seatName): a bot by its
+    cast name and level, a seat handed to a bot by its player's name."""
     if seat.is_bot:
-        return _("bot (%(level)s)") % {"level": _(dict(LEVELS).get(seat.bot_level, seat.bot_level))}
+        if seat.name and not is_cast_name(seat.name):
+            return _("%(name)s (robot)") % {"name": seat.name}
+        level = _(dict(LEVELS).get(seat.bot_level, seat.bot_level))
+        return _("%(name)s (robot, %(level)s)") % {"name": seat.name or bot_name(seat.bot_level, seat.index),
+                                                    "level": level}
     return seat.name or _("free seat")
 
 

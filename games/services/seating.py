@@ -9,6 +9,7 @@ from typing import Any
 from django.utils import timezone
 
 from games import engines
+from games.bots.names import bot_name
 from games.engines.base import OptionError
 from games.models import Connection, Seat, Table
 from games.protocol import TableError
@@ -165,7 +166,7 @@ def add_bots(table_id: Any, who: Who, level: str, seats: list[int] | None = None
         raise TableError("table_full")
     for seat in targets:
         seat.bot_level = level
-        seat.name = ""
+        seat.name = bot_name(level, seat.index)
     _record(table, "bots", None, payload={"level": level, "seats": [s.index for s in targets]})
     _save(table, rows)
     _broadcast(table, "bots", rows)
@@ -185,6 +186,7 @@ def remove_bot(table_id: Any, who: Who, seat: int) -> None:
     if not rows[seat].is_bot:
         raise TableError("not_a_bot")
     rows[seat].bot_level = ""
+    rows[seat].name = ""
     _record(table, "unbot", seat)
     _save(table, rows)
     _broadcast(table, "unbot", rows)

@@ -64,10 +64,11 @@ KINDS = {
         "bid": r"bid \d+",
         "withdraw": "withdraw",
         "colour": r"colour (yellow|red|black)",
+        "burn": r"burn [AB][12]",
     },
 }
 # Words and signs of the notation that a description must not show.
-NOTATION_WORDS = re.compile(r"\b(top [AB][12]|keep \d|bid \d|play \d|colour [a-z]+|withdraw|stop|pass|close)\b|-base|[>=*]|\d:-?\d|\b[EDOx][a-h]\d|[a-h]\d+-[a-h]\d|\b[CJ]{3}/")
+NOTATION_WORDS = re.compile(r"\b(top [AB][12]|burn [AB][12]|keep \d|bid \d|play \d|colour [a-z]+|withdraw|stop|pass|close)\b|-base|[>=*]|\d:-?\d|\b[EDOx][a-h]\d|[a-h]\d+-[a-h]\d|\b[CJ]{3}/")
 
 
 def kind_of(game: str, move: str) -> str:

@@ -144,7 +144,7 @@ def test_my_games_say_whose_turn_it_is(zoe_client):
     assert reverse("games:table", args=[mine.pk]) in section
     assert reverse("games:table", args=[waiting.pk]) in section
     assert reverse("games:table", args=[theirs.pk]) not in section
-    assert "à robot (facile) de jouer" in section
+    assert "à Praline (robot, facile) de jouer" in section
     assert "en attente de joueurs" in section
     # Once the bot has placed the Drumlin, it is my turn.
     services.bot_move(mine.pk, 1, "*e5", Table.objects.get(pk=mine.pk).version)

@@ -35,6 +35,8 @@ export function describeDrekki(move, ctx) {
       const colour = COLOURS[arg];
       return fill(gettext("%(name)s chooses %(colour)s to move the dragon"), { name, colour: colour ? colour() : arg });
     }
+    case "burn":
+      return fill(gettext("%(name)s chooses mage %(mage)s to take the tile"), { name, mage: pileLabel(ctx, arg) });
     case "close":
       return gettext("The countdown ran out: the auction closes");
     default:

@@ -1,6 +1,7 @@
 // Small helpers shared by the lobby, the table and the replay pages: DOM building,
 // translated words for seats, clocks and outcomes.
 
+import { formatTenths } from "../l10n.js";
 import { botName, isCastName } from "./bot-names.js";
 
 const catalogue = globalThis;
@@ -76,7 +77,7 @@ export function formatClock(ms) {
   const two = (n) => String(n).padStart(2, "0");
   if (days > 0) return fill(gettext("%(days)s d %(hours)s h"), { days, hours: two(hours) });
   if (hours > 0) return `${hours}:${two(minutes)}:${two(seconds)}`;
-  if (total < 10) return `0:0${(safe / 1000).toFixed(1)}`;
+  if (total < 10) return `0:0${formatTenths(safe / 1000)}`;
   return `${minutes}:${two(seconds)}`;
 }
 
