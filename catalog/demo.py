@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.db import transaction
 
-from catalog import conf, importer, services
+from catalog import conf, demo_links, importer, services
 from catalog.models import Copy, Document, Edition, Game, Person, Publisher, Term
 
 DEMO_GAMES = 300
@@ -156,4 +156,5 @@ def _data(stdout) -> None:
 def load(stdout) -> None:
     _boxes(stdout)
     _seeds(stdout)
+    demo_links.link(stdout)
     _data(stdout)

@@ -126,8 +126,9 @@ def document_sections(pages: list) -> list[Section]:
     content = [s for s in out if s.kind == BODY]
     if len(pages) > 1 and content and content[0].page == pages[0].number:
         first_page = [s for s in content if s.page == pages[0].number]
-        size = sum(len(s.body) + len(s.heading) for s in first_page)
-        if size < 200 and not any(s.number for s in first_page):
+        lines = [ln.strip() for s in first_page for ln in (s.heading + "\n" + s.body).split("\n") if ln.strip()]
+        words = sum(len(ln.split()) for ln in lines)
+        if words <= 40 and not any(s.number for s in first_page) and not any(ln[-1] in ".!?:;" for ln in lines):
             for s in first_page:
                 s.kind = COVER
     for index, section in enumerate(out):
@@ -202,12 +203,13 @@ def _score(a: Section, pa: _Profile, b: Section, pb: _Profile, numbering: bool) 
 
 
 def _units(sections: list[Section]) -> list[Section]:
-    """Sections as alignment units: a page's continuation joins the section it continues."""
+    """Sections as alignment units: a page's text before its first heading joins the
+    section it continues (when there are headings: else each page is a unit)."""
     units: list[Section] = []
     for s in sections:
         if s.kind != BODY:
             continue
-        if s.continued and not s.heading and units:
+        if s.continued and not s.heading and units and units[-1].heading:
             last = units[-1]
             units[-1] = Section(last.key, last.page, last.heading, last.level, last.number,
                                 last.body + "\n\n" + s.body, start=last.start, end=s.end)

@@ -157,7 +157,7 @@ def split_pages(text: str) -> list[str]:
     pages = [p.strip("\n") for p in _PAGE_BREAK.split(text)]
     pages = [p for p in pages if p.strip()]
     # Blank runs also surround a lone heading or a diagram's caption: a part of one
-    # short line is no page, it joins the part after it (the last one, the part before).
+    # short line is no page, it joins the part after it.
     merged: list[str] = []
     carry = ""
     for page in pages:
@@ -167,10 +167,7 @@ def split_pages(text: str) -> list[str]:
         merged.append(f"{carry}\n\n{page}" if carry else page)
         carry = ""
     if carry:
-        if merged:
-            merged[-1] = f"{merged[-1]}\n\n{carry}"
-        else:
-            merged.append(carry)
+        merged.append(carry)
     return merged or [""]
 
 

@@ -1,0 +1,288 @@
+"""Full-text search in the rulebooks, the same on SQLite and PostgreSQL.
+
+Every page is indexed once, in its document's language: PostgreSQL keeps a tsvector
+(configurations ``ludo_french``/``ludo_german``/``ludo_english``: unaccent, then the
+Snowball stemmer) and SQLite an FTS5 index of the page's stems (the same Snowball
+stemmers, run in Python when the page is saved); see catalog/search.py for the schema.
+
+A query is read once (:func:`parse`): words, "quoted phrases" and -excluded words.
+Function words (le, die, the...) are left out, so they never restrict nor mark
+anything. Each word is then looked for, in each language, as its own stem and as
+the terms that stand for it in the games' glossaries (``Elefant`` also finds
+``éléphant`` and ``elephant``): a search in one language finds the passages of the
+others, and each hit says its language and the glossary terms it was found through.
+
+Ranking: BM25 on SQLite (FTS5's bm25()), ts_rank_cd on PostgreSQL with the length
+normalisation that gave the same top hits on the shared test set (see
+bench/rules_search.py). One statement finds the best pages; the snippet of each is
+cut from the page's stored stems and text: the first place where a wanted stem
+stands is found in the stems, the passage around it is taken from the text, and only
+the words of that passage are stemmed to mark them.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from itertools import islice
+
+from django.db import connection
+
+from catalog import glossary
+from catalog import markdown as md
+from catalog import text as textlib
+from catalog.models import Document, DocumentPage, Game
+
+RULES_LIMIT = 50
+LANGS = ("fr", "de", "en")
+PG_CONFIGS = {"fr": "ludo_french", "de": "ludo_german", "en": "ludo_english"}
+# ts_rank_cd's normalisation: 1 divides by 1 + log(length), like BM25's damping of long pages.
+PG_NORMALISATION = 1
+SNIPPET_WIDTH = 220
+_TOKEN = re.compile(r'(-?)"([^"]*)"?|(-?)(\S+)')
+
+
+@dataclass
+class Query:
+    words: list[str] = field(default_factory=list)  # as typed, function words left out
+    phrases: list[list[str]] = field(default_factory=list)
+    excluded: list[list[str]] = field(default_factory=list)  # words or phrases
+
+    def __bool__(self) -> bool:
+        return bool(self.words or self.phrases)
+
+
+def _is_function_word(word: str) -> bool:
+    return any(textlib.is_stop_word(word, lang) for lang in LANGS)
+
+
+def parse(query: str) -> Query:
+    q = Query()
+    for m in _TOKEN.finditer((query or "")[:200]):
+        if m.group(2) is not None:
+            words = textlib.words(m.group(2))
+            if not words:
+                continue
+            if m.group(1):
+                q.excluded.append(words)
+            elif len(words) == 1:
+                if not _is_function_word(words[0]):
+                    q.words.append(words[0])
+            elif any(not _is_function_word(w) for w in words):
+                q.phrases.append(words)
+        else:
+            words = [w for w in textlib.words(m.group(4)) if not _is_function_word(w)]
+            if m.group(3) and m.group(4):
+                q.excluded.extend([w] for w in words)
+            else:
+                q.words.extend(w for w in words if w not in q.words)
+    return q
+
+
+# Alternatives: each is a tuple of words (a phrase when there are several), in one language.
+Alternatives = list[tuple[str, ...]]
+
+
+@dataclass
+class Plan:
+    """What to look for in one language: every group (one alternative at least), none
+    of the excluded; which alternatives come from the glossaries."""
+
+    language: str
+    groups: list[Alternatives]
+    excluded: Alternatives
+    through: set[tuple[str, ...]]
+
+
+def _alternatives(words: list[str], language: str, through: set) -> Alternatives:
+    out: Alternatives = [tuple(words)]
+    for term in sorted(glossary.translations(words).get(language, ())):
+        alt = tuple(textlib.words(term))
+        if alt and tuple(textlib.stem(w, language) for w in alt) != tuple(textlib.stem(w, language) for w in words):
+            out.append(alt)
+            through.add(alt)
+    return out
+
+
+def plans(q: Query) -> list[Plan]:
+    out = []
+    for language in LANGS:
+        through: set[tuple[str, ...]] = set()
+        groups = [_alternatives([w], language, through) for w in q.words]
+        groups += [_alternatives(p, language, through) for p in q.phrases]
+        excluded = [alt for e in q.excluded for alt in _alternatives(e, language, set())]
+        out.append(Plan(language, groups, excluded, through))
+    return out
+
+
+def _stems(words: tuple[str, ...], language: str) -> tuple[str, ...]:
+    return tuple(textlib.stem(w, language) for w in words)
+
+
+def _fts_match(plan: Plan) -> str:
+    def alt(words: tuple[str, ...]) -> str:
+        return '"' + " ".join(_stems(words, plan.language)) + '"'
+
+    expr = " AND ".join("(" + " OR ".join(alt(a) for a in group) + ")" for group in plan.groups)
+    if plan.excluded:
+        expr = f"({expr}) NOT ({' OR '.join(alt(a) for a in plan.excluded)})"
+    return expr
+
+
+def _pg_tsquery(plan: Plan) -> tuple[str, list[str]]:
+    cfg = PG_CONFIGS[plan.language]
+    params: list[str] = []
+
+    def alt(words: tuple[str, ...]) -> str:
+        params.append(" ".join(words))
+        return f"{'phraseto_tsquery' if len(words) > 1 else 'plainto_tsquery'}('{cfg}', %s)"
+
+    expr = " && ".join("(" + " || ".join(alt(a) for a in group) + ")" for group in plan.groups)
+    if plan.excluded:
+        expr = f"({expr}) && !!({' || '.join(alt(a) for a in plan.excluded)})"
+    return expr, params
+
+
+# -- hits -------------------------------------------------------------------------------
+
+
+@dataclass
+class PageHit:
+    page: DocumentPage
+    rank: float
+    snippet: str
+    language: str = ""
+    through: list[str] = field(default_factory=list)  # glossary terms the page was found through
+
+    @property
+    def document(self) -> Document:
+        return self.page.document
+
+    @property
+    def url(self) -> str:
+        return self.document.page_url(self.page.number)
+
+
+@dataclass
+class Result:
+    hits: list[PageHit] = field(default_factory=list)
+    query: Query = field(default_factory=Query)
+    terms: dict[str, list[str]] = field(default_factory=dict)  # other languages' glossary terms searched
+
+
+def _ranked(plans_: list[Plan], doc_sql: str, doc_params: list, limit: int) -> list[tuple[int, float]]:
+    parts, params = [], []
+    for plan in plans_:
+        if not plan.groups:
+            continue
+        if connection.vendor == "postgresql":
+            expr, qparams = _pg_tsquery(plan)
+            parts.append(
+                f"""SELECT p.id, ts_rank_cd(p.search_vector, t.q, {PG_NORMALISATION}) AS score
+                    FROM catalog_documentpage p, (SELECT {expr} AS q) t
+                    WHERE p.search_vector @@ t.q AND p.language = %s AND p.document_id IN ({doc_sql})"""
+            )
+            params += [*qparams, plan.language, *doc_params]
+        else:
+            parts.append(
+                f"""SELECT p.id, -bm25(catalog_page_fts) AS score FROM catalog_page_fts
+                    JOIN catalog_documentpage p ON p.id = catalog_page_fts.rowid
+                    WHERE catalog_page_fts MATCH %s AND p.language = %s AND p.document_id IN ({doc_sql})"""
+            )
+            params += [_fts_match(plan), plan.language, *doc_params]
+    if not parts:
+        return []
+    sql = " UNION ALL ".join(parts) + " ORDER BY 2 DESC, 1 LIMIT %s"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, limit])
+        return [(row[0], float(row[1])) for row in cursor.fetchall()]
+
+
+def search(query: str, user=None, game: Game | None = None, limit: int = RULES_LIMIT) -> Result:
+    """Rulebook pages matching ``query`` in any language, best first, among the
+    documents ``user`` may read (of ``game`` only, when given)."""
+    q = parse(query)
+    result = Result(query=q)
+    if not q:
+        return result
+    all_plans = plans(q)
+    for plan in all_plans:
+        terms = sorted({" ".join(a) for a in plan.through})
+        if terms:
+            result.terms[plan.language] = terms
+    documents = Document.objects.visible_to(user)
+    if game is not None:
+        documents = documents.filter(game=game)
+    doc_sql, doc_params = documents.values("id").query.sql_with_params()
+    ranked = _ranked(all_plans, doc_sql, list(doc_params), limit)
+    if not ranked:
+        return result
+    pages = (
+        DocumentPage.objects.select_related("document__game")
+        .only("id", "number", "language", "search_text", "stems", "document__id", "document__title",
+              "document__language", "document__kind", "document__game__id", "document__game__title",
+              "document__game__title_fr", "document__game__title_de", "document__game__title_en",
+              "document__game__slug")
+        .in_bulk([page_id for page_id, _ in ranked])
+    )
+    by_language = {p.language: p for p in all_plans}
+    for page_id, score in ranked:
+        page = pages[page_id]
+        plan = by_language[page.language]
+        snippet, through = _snippet(page, plan)
+        result.hits.append(PageHit(page, score, snippet, page.language, through))
+    return result
+
+
+def search_rules(query: str, user=None, game: Game | None = None, limit: int = RULES_LIMIT) -> list[PageHit]:
+    return search(query, user, game, limit).hits
+
+
+# -- snippets -----------------------------------------------------------------------------
+
+
+def _snippet(page: DocumentPage, plan: Plan) -> tuple[str, list[str]]:
+    language = plan.language
+    stems = f" {page.stems} "
+    wanted: set[str] = set()
+    first = len(stems)
+    through = []
+    for group in plan.groups:
+        for alt in group:
+            alt_stems = _stems(alt, language)
+            needle = " " + " ".join(alt_stems) + " "
+            at = stems.find(needle)
+            if at < 0:
+                continue
+            if alt in plan.through:
+                through.append(" ".join(alt))
+            first = min(first, at)
+            wanted.update(s for w, s in zip(alt, alt_stems) if not textlib.is_stop_word(w, language))
+    text = page.search_text
+    if first == len(stems):
+        return html.escape(_flatten(text[:SNIPPET_WIDTH])), through
+    # The token's position among the page's words, then its place in the text.
+    k = stems.count(" ", 0, first + 1) - 1
+    word = next(islice(textlib._WORD.finditer(text), k, None), None)
+    at = word.start() if word else 0
+    start = max(0, at - SNIPPET_WIDTH // 3)
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    end = min(len(text), start + SNIPPET_WIDTH)
+    while end < len(text) and not text[end].isspace():
+        end += 1
+
+    def mark(w: str) -> bool:
+        return not textlib.is_stop_word(w, language) and textlib.stem(w, language) in wanted
+
+    body = md.inline(_flatten(text[start:end]), mark)
+    return ("…" if start > 0 else "") + body + ("…" if end < len(text) else ""), sorted(set(through))
+
+
+_LINE_MARKS = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|[-*•][ \t]+)")
+
+
+def _flatten(text: str) -> str:
+    """A passage as one line: headings' and list items' marks off, spaces collapsed."""
+    return " ".join(" ".join(_LINE_MARKS.sub("", line) for line in text.split("\n")).split())
