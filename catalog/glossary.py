@@ -58,7 +58,7 @@ GAMES: dict[str, tuple[Entry, ...]] = {
         ("échange", "Platzwechsel", "exchange"),
     ]),
     "drekki": _entries([
-        ("enchère|mise", "Gebot", "bid|auction"),
+        ("enchère", "Gebot", "bid|auction"),
         ("dragon", "Drache", "dragon"),
         ("mage", "Magier", "mage"),
         ("larme", "Träne", "tear"),

@@ -99,7 +99,7 @@ def _alternatives(words: list[str], language: str, through: set) -> Alternatives
     out: Alternatives = [tuple(words)]
     for term in sorted(glossary.translations(words).get(language, ())):
         alt = tuple(textlib.words(term))
-        if alt and tuple(textlib.stem(w, language) for w in alt) != tuple(textlib.stem(w, language) for w in words):
+        if alt and _stems(alt, language) != _stems(tuple(words), language):
             out.append(alt)
             through.add(alt)
     return out
@@ -117,17 +117,17 @@ def plans(q: Query) -> list[Plan]:
 
 
 def _stems(words: tuple[str, ...], language: str) -> tuple[str, ...]:
-    return tuple(textlib.stem(w, language) for w in words)
+    return tuple(textlib.stem_cached(w, language) for w in words)
 
 
-def _fts_match(plan: Plan) -> str:
+def _fts_match(plan: Plan) -> tuple[str, str]:
+    """FTS5 expressions: what a page must hold, and what it must not (a NOT inside the
+    MATCH would leave every page a bm25 of 0)."""
     def alt(words: tuple[str, ...]) -> str:
         return '"' + " ".join(_stems(words, plan.language)) + '"'
 
-    expr = " AND ".join("(" + " OR ".join(alt(a) for a in group) + ")" for group in plan.groups)
-    if plan.excluded:
-        expr = f"({expr}) NOT ({' OR '.join(alt(a) for a in plan.excluded)})"
-    return expr
+    wanted = " AND ".join("(" + " OR ".join(alt(a) for a in group) + ")" for group in plan.groups)
+    return wanted, " OR ".join(alt(a) for a in plan.excluded)
 
 
 def _pg_tsquery(plan: Plan) -> tuple[str, list[str]]:
@@ -185,12 +185,14 @@ def _ranked(plans_: list[Plan], doc_sql: str, doc_params: list, limit: int) -> l
             )
             params += [*qparams, plan.language, *doc_params]
         else:
+            wanted, unwanted = _fts_match(plan)
+            exclude = "AND p.id NOT IN (SELECT rowid FROM catalog_page_fts WHERE catalog_page_fts MATCH %s)" if unwanted else ""
             parts.append(
                 f"""SELECT p.id, -bm25(catalog_page_fts) AS score FROM catalog_page_fts
                     JOIN catalog_documentpage p ON p.id = catalog_page_fts.rowid
-                    WHERE catalog_page_fts MATCH %s AND p.language = %s AND p.document_id IN ({doc_sql})"""
+                    WHERE catalog_page_fts MATCH %s AND p.language = %s AND p.document_id IN ({doc_sql}) {exclude}"""
             )
-            params += [_fts_match(plan), plan.language, *doc_params]
+            params += [wanted, plan.language, *doc_params, *([unwanted] if unwanted else [])]
     if not parts:
         return []
     sql = " UNION ALL ".join(parts) + " ORDER BY 2 DESC, 1 LIMIT %s"
@@ -262,7 +264,7 @@ def _snippet(page: DocumentPage, plan: Plan) -> tuple[str, list[str]]:
     text = page.search_text
     if first == len(stems):
         return html.escape(_flatten(text[:SNIPPET_WIDTH])), through
-    # The token's position among the page's words, then its place in the text.
+    # The hit's position among the page's words, then its place in the text.
     k = stems.count(" ", 0, first + 1) - 1
     word = next(islice(textlib._WORD.finditer(text), k, None), None)
     at = word.start() if word else 0
@@ -272,11 +274,12 @@ def _snippet(page: DocumentPage, plan: Plan) -> tuple[str, list[str]]:
     end = min(len(text), start + SNIPPET_WIDTH)
     while end < len(text) and not text[end].isspace():
         end += 1
-
-    def mark(w: str) -> bool:
-        return not textlib.is_stop_word(w, language) and textlib.stem(w, language) in wanted
-
-    body = md.inline(_flatten(text[start:end]), mark)
+    # The passage's words beside their stored stems: no word is stemmed again.
+    before = len(textlib._WORD.findall(text, start, at))
+    passage = textlib._WORD.findall(text, start, end)
+    tokens = page.stems.split(" ")[k - before : k - before + len(passage)] if word else []
+    marked = {w for w, s in zip(passage, tokens) if s in wanted and not textlib.is_stop_word(w, language)}
+    body = md.inline(_flatten(text[start:end]), marked.__contains__ if marked else None)
     return ("…" if start > 0 else "") + body + ("…" if end < len(text) else ""), sorted(set(through))
 
 

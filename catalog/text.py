@@ -59,6 +59,13 @@ def stem(word: str, language: str) -> str:
     return _stemmer(language).stemWord(fold(word))
 
 
+@lru_cache(maxsize=200_000)
+def stem_cached(word: str, language: str) -> str:
+    """:func:`stem` remembered: the pure-Python stemmers take tens of microseconds a
+    word, and the words of rulebooks repeat."""
+    return stem(word, language)
+
+
 def stems(text: str, language: str) -> str:
     """The text as a line of stems, for the SQLite full-text index."""
     stemmer = _stemmer(language)
@@ -112,6 +119,7 @@ STOP_WORDS = {
 }
 
 
+@lru_cache(maxsize=100_000)
 def is_stop_word(word: str, language: str) -> bool:
     return fold(word) in STOP_WORDS.get(language, frozenset())
 
