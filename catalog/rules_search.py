@@ -12,7 +12,8 @@ the terms that stand for it in the games' glossaries (``Elefant`` also finds
 ``éléphant`` and ``elephant``): a search in one language finds the passages of the
 others, and each hit says its language and the glossary terms it was found through.
 
-Ranking: BM25 on SQLite (FTS5's bm25()), ts_rank_cd on PostgreSQL with the length
+Ranking: the pages holding the words as typed first, then those found through a
+glossary only; within each, BM25 on SQLite (FTS5's bm25()), ts_rank_cd on PostgreSQL with the length
 normalisation that gave the same top hits on the shared test set (see
 bench/rules_search.py). One statement finds the best pages; the snippet of each is
 cut from the page's stored stems and text: the first place where a wanted stem
@@ -120,6 +121,11 @@ def _stems(words: tuple[str, ...], language: str) -> tuple[str, ...]:
     return tuple(textlib.stem_cached(w, language) for w in words)
 
 
+def _direct(plan: Plan) -> Plan:
+    """The plan without the glossaries' alternatives: the words as typed."""
+    return Plan(plan.language, [group[:1] for group in plan.groups], [], set())
+
+
 def _fts_match(plan: Plan) -> tuple[str, str]:
     """FTS5 expressions: what a page must hold, and what it must not (a NOT inside the
     MATCH would leave every page a bm25 of 0)."""
@@ -176,10 +182,17 @@ def _ranked(plans_: list[Plan], doc_sql: str, doc_params: list, limit: int) -> l
     for plan in plans_:
         if not plan.groups:
             continue
+        # Pages holding the words as typed come before those found through a glossary only.
+        glossed = any(len(group) > 1 for group in plan.groups)
         if connection.vendor == "postgresql":
             expr, qparams = _pg_tsquery(plan)
+            direct = "1"
+            if glossed:
+                direct_expr, direct_params = _pg_tsquery(_direct(plan))
+                direct = f"CASE WHEN p.search_vector @@ ({direct_expr}) THEN 1 ELSE 0 END"
+                qparams = [*direct_params, *qparams]
             parts.append(
-                f"""SELECT p.id, ts_rank_cd(p.search_vector, t.q, {PG_NORMALISATION}) AS score
+                f"""SELECT p.id, {direct} AS direct, ts_rank_cd(p.search_vector, t.q, {PG_NORMALISATION}) AS score
                     FROM catalog_documentpage p, (SELECT {expr} AS q) t
                     WHERE p.search_vector @@ t.q AND p.language = %s AND p.document_id IN ({doc_sql})"""
             )
@@ -187,18 +200,22 @@ def _ranked(plans_: list[Plan], doc_sql: str, doc_params: list, limit: int) -> l
         else:
             wanted, unwanted = _fts_match(plan)
             exclude = "AND p.id NOT IN (SELECT rowid FROM catalog_page_fts WHERE catalog_page_fts MATCH %s)" if unwanted else ""
+            direct = "1"
+            if glossed:
+                direct = "p.id IN (SELECT rowid FROM catalog_page_fts WHERE catalog_page_fts MATCH %s)"
             parts.append(
-                f"""SELECT p.id, -bm25(catalog_page_fts) AS score FROM catalog_page_fts
+                f"""SELECT p.id, {direct} AS direct, -bm25(catalog_page_fts) AS score FROM catalog_page_fts
                     JOIN catalog_documentpage p ON p.id = catalog_page_fts.rowid
                     WHERE catalog_page_fts MATCH %s AND p.language = %s AND p.document_id IN ({doc_sql}) {exclude}"""
             )
-            params += [wanted, plan.language, *doc_params, *([unwanted] if unwanted else [])]
+            params += [*([_fts_match(_direct(plan))[0]] if glossed else []), wanted, plan.language, *doc_params,
+                       *([unwanted] if unwanted else [])]
     if not parts:
         return []
-    sql = " UNION ALL ".join(parts) + " ORDER BY 2 DESC, 1 LIMIT %s"
+    sql = " UNION ALL ".join(parts) + " ORDER BY 2 DESC, 3 DESC, 1 LIMIT %s"
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, limit])
-        return [(row[0], float(row[1])) for row in cursor.fetchall()]
+        return [(row[0], float(row[2])) for row in cursor.fetchall()]
 
 
 def search(query: str, user=None, game: Game | None = None, limit: int = RULES_LIMIT) -> Result:
