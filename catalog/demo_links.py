@@ -12,6 +12,12 @@ TRANSLATIONS = ["Drumlin — règle en français", "Drumlin — règle en franç
 
 
 def link(stdout) -> None:
+    from catalog import reading
+
+    # A demo loaded before lone headings stopped making pages: split it again.
+    resplit = [d for d in Document.objects.filter(game__slug__in=["drumlin", "drekki", "karo"]) if reading.resplit(d)]
+    if resplit:
+        stdout.write(f"catalog: {len(resplit)} seed rulebook(s) split into pages again")
     original = Document.objects.filter(game__slug="drumlin", title=ORIGINAL).first()
     if original is None:
         return

@@ -87,3 +87,38 @@ def first_page(document: Document) -> int:
         if section.kind == sections.BODY:
             return section.page
     return 1
+
+
+@transaction.atomic
+def resplit(document: Document) -> bool:
+    """Cut an imported text export into pages again, as the importer now does (a lone
+    heading or caption between blank runs is no page any more). Only a document whose
+    pages all come from the import and none was corrected by a host; its pairing
+    corrections go with the old pages. True when the pages changed."""
+    from catalog.models import DocumentPage
+
+    pages = list(document.pages.order_by("number"))
+    if not pages or any(p.method != DocumentPage.Method.IMPORT or p.corrected_at for p in pages):
+        return False
+    row = document.files.filter(content_type="text/plain").first()
+    if row is None:
+        return False
+    try:
+        with row.file.open("rb") as handle:
+            data = handle.read()
+    except OSError:
+        return False
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        data = data.decode("utf-16").encode("utf-8")
+    fresh = textlib.split_pages(textlib.decode_text(data))
+    if fresh == [p.extracted_text for p in pages]:
+        return False
+    noise = textlib.find_noise(fresh)
+    document.pages.all().delete()
+    for number, (page_text, marks) in enumerate(zip(fresh, noise), start=1):
+        DocumentPage.objects.create(
+            document=document, number=number, method=DocumentPage.Method.IMPORT,
+            extracted_text=page_text, text=page_text, noise=[m.to_dict() for m in marks],
+        )
+    SectionPairing.objects.filter(translation=document).delete()
+    return True

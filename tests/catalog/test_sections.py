@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from catalog import markdown, sections
 from catalog import text as textlib
 
@@ -85,3 +87,46 @@ def test_everything_else_is_escaped():
 def test_query_words_are_marked_inside_emphasis():
     html = markdown.render("Les **éléphants** ont une valeur.", mark=lambda w: w.startswith("éléphant"))
     assert "<strong><mark>éléphants</mark></strong>" in html
+
+
+@pytest.mark.django_db
+def test_rulebooks_imported_before_are_split_again(drumlin, text_document):
+    from catalog import reading
+    from catalog.models import DocumentPage
+
+    doc = text_document(drumlin, "Le jeu\n\nOn joue à tour de rôle.\nChacun son tour.\n\n\n\nL'éléphant\n\n\n\nIl avance.\nTout droit.")
+    assert doc.pages.count() == 2
+    # As the importer cut it before: the lone heading on a page of its own.
+    doc.pages.all().delete()
+    for number, text in enumerate(["Le jeu\n\nOn joue à tour de rôle.\nChacun son tour.", "L'éléphant", "Il avance.\nTout droit."], 1):
+        DocumentPage.objects.create(document=doc, number=number, method="import", extracted_text=text, text=text)
+    assert reading.resplit(doc) is True
+    assert [p.text for p in doc.pages.order_by("number")] == [
+        "Le jeu\n\nOn joue à tour de rôle.\nChacun son tour.", "L'éléphant\n\nIl avance.\nTout droit.",
+    ]
+    assert reading.resplit(doc) is False
+    page = doc.pages.get(number=1)
+    from django.utils import timezone
+
+    DocumentPage.objects.filter(pk=page.pk).update(corrected_at=timezone.now())
+    doc.pages.all().exclude(pk=page.pk).delete()
+    assert reading.resplit(doc) is False  # a host's correction is never thrown away
+
+
+@pytest.mark.django_db
+def test_the_command_splits_every_imported_rulebook_again(drumlin, text_document):
+    import io
+
+    from django.core.management import call_command
+
+    from catalog.models import DocumentPage
+
+    doc = text_document(drumlin, "Le jeu\n\nOn joue.\nPuis l'autre.\n\n\n\nLe dragon\n\n\n\nIl vole.\nHaut.")
+    doc.pages.all().delete()
+    for number, text in enumerate(["Le jeu\n\nOn joue.\nPuis l'autre.", "Le dragon", "Il vole.\nHaut."], 1):
+        DocumentPage.objects.create(document=doc, number=number, method="import", extracted_text=text, text=text)
+    out = io.StringIO()
+    call_command("resplit_rulebooks", stdout=out)
+    assert "1 document(s) split again" in out.getvalue() and doc.pages.count() == 2
+    call_command("resplit_rulebooks", stdout=out)
+    assert "0 document(s) split again" in out.getvalue()
