@@ -35,7 +35,7 @@ from catalog import markdown as md
 from catalog import text as textlib
 from catalog.models import Document, DocumentPage, Game
 
-RULES_LIMIT = 50
+RULES_LIMIT = 20
 LANGS = ("fr", "de", "en")
 PG_CONFIGS = {"fr": "ludo_french", "de": "ludo_german", "en": "ludo_english"}
 # ts_rank_cd's normalisation: 1 divides by 1 + log(length), like BM25's damping of long pages.
@@ -175,50 +175,63 @@ class Result:
     hits: list[PageHit] = field(default_factory=list)
     query: Query = field(default_factory=Query)
     terms: dict[str, list[str]] = field(default_factory=dict)  # other languages' glossary terms searched
+    more: bool = False  # more hits after these
 
 
-def _ranked(plans_: list[Plan], doc_sql: str, doc_params: list, limit: int) -> list[tuple[int, float]]:
-    parts, params = [], []
-    for plan in plans_:
-        if not plan.groups:
-            continue
-        # Pages holding the words as typed come before those found through a glossary only.
-        glossed = any(len(group) > 1 for group in plan.groups)
-        if connection.vendor == "postgresql":
-            expr, qparams = _pg_tsquery(plan)
-            direct = "1"
-            if glossed:
-                direct_expr, direct_params = _pg_tsquery(_direct(plan))
-                direct = f"CASE WHEN p.search_vector @@ ({direct_expr}) THEN 1 ELSE 0 END"
-                qparams = [*direct_params, *qparams]
-            parts.append(
-                f"""SELECT p.id, {direct} AS direct, ts_rank_cd(p.search_vector, t.q, {PG_NORMALISATION}) AS score
-                    FROM catalog_documentpage p, (SELECT {expr} AS q) t
-                    WHERE p.search_vector @@ t.q AND p.language = %s AND p.document_id IN ({doc_sql})"""
-            )
-            params += [*qparams, plan.language, *doc_params]
-        else:
-            wanted, unwanted = _fts_match(plan)
-            exclude = "AND p.id NOT IN (SELECT rowid FROM catalog_page_fts WHERE catalog_page_fts MATCH %s)" if unwanted else ""
-            direct = "1"
-            if glossed:
-                direct = "p.id IN (SELECT rowid FROM catalog_page_fts WHERE catalog_page_fts MATCH %s)"
-            parts.append(
-                f"""SELECT p.id, {direct} AS direct, -bm25(catalog_page_fts) AS score FROM catalog_page_fts
-                    JOIN catalog_documentpage p ON p.id = catalog_page_fts.rowid
-                    WHERE catalog_page_fts MATCH %s AND p.language = %s AND p.document_id IN ({doc_sql}) {exclude}"""
-            )
-            params += [*([_fts_match(_direct(plan))[0]] if glossed else []), wanted, plan.language, *doc_params,
-                       *([unwanted] if unwanted else [])]
-    if not parts:
+def _ranked(plans_: list[Plan], doc_sql: str, doc_params: list, limit: int, offset: int = 0) -> list[tuple[int, float]]:
+    """The best pages' ids and scores. Pages holding the words as typed come before
+    those found through a glossary only; then the database's own ranking."""
+    plans_ = [plan for plan in plans_ if plan.groups]
+    if not plans_:
         return []
-    sql = " UNION ALL ".join(parts) + " ORDER BY 2 DESC, 3 DESC, 1 LIMIT %s"
+    if connection.vendor == "postgresql":
+        sql, params = _pg_ranked(plans_, doc_sql, doc_params)
+    else:
+        sql, params = _sqlite_ranked(plans_, doc_sql, doc_params)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, limit])
+        cursor.execute(sql + " ORDER BY 2 DESC, 3 DESC, 1 LIMIT %s OFFSET %s", [*params, limit, offset])
         return [(row[0], float(row[2])) for row in cursor.fetchall()]
 
 
-def search(query: str, user=None, game: Game | None = None, limit: int = RULES_LIMIT) -> Result:
+def _pg_ranked(plans_: list[Plan], doc_sql: str, doc_params: list) -> tuple[str, list]:
+    # One pass over the pages: each is matched and ranked with its own language's
+    # query; the union of the three queries lets the GIN index find the candidates.
+    columns, params = [], []
+    for plan in plans_:
+        expr, qparams = _pg_tsquery(plan)
+        direct_expr, direct_params = _pg_tsquery(_direct(plan))
+        columns.append(f"{expr} AS q_{plan.language}, {direct_expr} AS d_{plan.language}")
+        params += [*qparams, *direct_params]
+    def per_language(column: str) -> str:
+        cases = " ".join(f"WHEN '{plan.language}' THEN t.{column}_{plan.language}" for plan in plans_)
+        return f"(CASE p.language {cases} END)"
+    union = " || ".join(f"t.q_{plan.language}" for plan in plans_)
+    sql = f"""SELECT p.id, CASE WHEN p.search_vector @@ {per_language("d")} THEN 1 ELSE 0 END AS direct,
+                     ts_rank_cd(p.search_vector, {per_language("q")}, {PG_NORMALISATION}) AS score
+              FROM catalog_documentpage p, (SELECT {", ".join(columns)}) t
+              WHERE p.search_vector @@ ({union}) AND p.search_vector @@ {per_language("q")}
+                AND p.language IN ({", ".join("%s" for _ in plans_)}) AND p.document_id IN ({doc_sql})"""
+    return sql, [*params, *(plan.language for plan in plans_), *doc_params]
+
+
+def _sqlite_ranked(plans_: list[Plan], doc_sql: str, doc_params: list) -> tuple[str, list]:
+    parts, params = [], []
+    for plan in plans_:
+        wanted, unwanted = _fts_match(plan)
+        exclude = "AND p.id NOT IN (SELECT rowid FROM catalog_page_fts WHERE catalog_page_fts MATCH %s)" if unwanted else ""
+        glossed = any(len(group) > 1 for group in plan.groups)
+        direct = "p.id IN (SELECT rowid FROM catalog_page_fts WHERE catalog_page_fts MATCH %s)" if glossed else "1"
+        parts.append(
+            f"""SELECT p.id, {direct} AS direct, -bm25(catalog_page_fts) AS score FROM catalog_page_fts
+                JOIN catalog_documentpage p ON p.id = catalog_page_fts.rowid
+                WHERE catalog_page_fts MATCH %s AND p.language = %s AND p.document_id IN ({doc_sql}) {exclude}"""
+        )
+        params += [*([_fts_match(_direct(plan))[0]] if glossed else []), wanted, plan.language, *doc_params,
+                   *([unwanted] if unwanted else [])]
+    return " UNION ALL ".join(parts), params
+
+
+def search(query: str, user=None, game: Game | None = None, limit: int = RULES_LIMIT, offset: int = 0) -> Result:
     """Rulebook pages matching ``query`` in any language, best first, among the
     documents ``user`` may read (of ``game`` only, when given)."""
     q = parse(query)
@@ -234,7 +247,9 @@ def search(query: str, user=None, game: Game | None = None, limit: int = RULES_L
     if game is not None:
         documents = documents.filter(game=game)
     doc_sql, doc_params = documents.values("id").query.sql_with_params()
-    ranked = _ranked(all_plans, doc_sql, list(doc_params), limit)
+    ranked = _ranked(all_plans, doc_sql, list(doc_params), limit + 1, offset)
+    result.more = len(ranked) > limit
+    ranked = ranked[:limit]
     if not ranked:
         return result
     pages = (

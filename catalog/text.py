@@ -165,11 +165,12 @@ def split_pages(text: str) -> list[str]:
     pages = [p.strip("\n") for p in _PAGE_BREAK.split(text)]
     pages = [p for p in pages if p.strip()]
     # Blank runs also surround a lone heading or a diagram's caption: a part of one
-    # short line is no page, it joins the part after it.
+    # short line is no page, it joins the part after it. (Not the first part: a title
+    # alone before the text is a cover page.)
     merged: list[str] = []
     carry = ""
     for page in pages:
-        if _is_fragment(page):
+        if merged and _is_fragment(page):
             carry = f"{carry}\n\n{page}" if carry else page
             continue
         merged.append(f"{carry}\n\n{page}" if carry else page)

@@ -14,6 +14,7 @@ urlpatterns = [
     path("etiquettes/", views.labels, name="labels"),
     path("regles/recherche/", views.rules_search, name="rules_search"),
     path("regles/<int:pk>/page/<int:number>/", views.reader, name="reader"),
+    path("regles/<int:pk>/", views.read, name="read"),
     path("regles/<int:pk>/sections/", views.pairings, name="pairings"),
     path("regles/<int:pk>/page/<int:number>/corriger/", views.correct_page, name="correct_page"),
     path("regles/<int:pk>/page/<int:number>/<str:size>.png", views.page_image, name="page_image"),

@@ -136,6 +136,12 @@ def reader(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     })
 
 
+def read(request: HttpRequest, pk: int) -> HttpResponse:
+    """A document from its first page of rules (past an advert or a cover)."""
+    document = _readable(request, pk)
+    return redirect("catalog:reader", document.pk, reading.first_page(document))
+
+
 @staff_member_required
 def pairings(request: HttpRequest, pk: int) -> HttpResponse:
     """Hosts correct which section of the original each section of a translation goes with."""
@@ -202,8 +208,12 @@ def document_file(request: HttpRequest, pk: int, file_id: int) -> FileResponse:
 
 def rules_search(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:200]
-    found = rulebooks.search(query, request.user) if query else rulebooks.Result()
-    return render(request, "catalog/rules_search.html", {"query": query, "hits": found.hits, "found": found})
+    number = int(request.GET["page"]) if request.GET.get("page", "").isdigit() and 0 < int(request.GET["page"]) <= 50 else 1
+    found = rulebooks.search(query, request.user, offset=(number - 1) * rulebooks.RULES_LIMIT) if query else rulebooks.Result()
+    return render(request, "catalog/rules_search.html", {
+        "query": query, "hits": found.hits, "found": found, "number": number,
+        "first": (number - 1) * rulebooks.RULES_LIMIT + 1,
+    })
 
 
 def pick(request: HttpRequest) -> HttpResponse:

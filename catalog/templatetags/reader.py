@@ -1,5 +1,4 @@
-"""Template helpers of the rulebook reader: a section as HTML, a document's first page
-of rules (after an advert or a cover)."""
+"""Template helpers of the rulebook reader: a section as HTML."""
 
 from __future__ import annotations
 
@@ -20,11 +19,3 @@ def section_html(section, mark=None):
 @register.simple_tag
 def section_heading(section, mark=None):
     return mark_safe(md.inline(section.label, mark))
-
-
-@register.filter
-def reading_url(document) -> str:
-    """The reader at the document's first page that is not an advert (nor a cover)."""
-    from catalog import reading
-
-    return document.page_url(reading.first_page(document))

@@ -113,3 +113,12 @@ def test_the_catalogue_page_shows_the_rules_panel(client, library):
     html = client.get("/catalogue/", {"q": "Elefant"}).content.decode()
     assert "In the rulebooks" in client.get("/en/catalogue/", {"q": "Elefant"}).content.decode()
     assert "éléphant" in html
+
+
+def test_the_search_page_pages_through_many_hits(client, drumlin, text_document):
+    text_document(drumlin, "\f".join(f"Le dragon numéro {n} vole." for n in range(25)), language="fr")
+    first = client.get("/en/catalogue/regles/recherche/", {"q": "dragon"}).content.decode()
+    assert first.count("<li data-language") == 20 and "more pages" in first
+    second = client.get("/en/catalogue/regles/recherche/", {"q": "dragon", "page": "2"}).content.decode()
+    assert second.count("<li data-language") == 5 and 'start="21"' in second and "better matches" in second
+    assert client.get("/en/catalogue/regles/recherche/", {"q": "dragon", "page": "x"}).status_code == 200
