@@ -1,7 +1,7 @@
 """How fast the rules search answers, on SQLite and on PostgreSQL, beside the code it
 replaced, and whether both databases put the same pages on top.
 
-    .venv/bin/python bench/rules_search.py [--sqlite] [--postgres URL] [--copies 20] [--rounds 5] [--markdown]
+    .venv/bin/python bench/rules_search.py [--sqlite] [--postgres [URL]] [--copies 20] [--rounds 5] [--markdown]
 
 For each database (a fresh SQLite file; a fresh PostgreSQL database named by
 --postgres, default postgres://postgres@127.0.0.1:5432/ludo_rules_bench, dropped and
@@ -253,7 +253,8 @@ def main() -> None:
     if args.child:
         print(json.dumps(run_one(args.child, args.copies, max(1, args.rounds)), ensure_ascii=False))
         return
-    both = not args.sqlite and args.postgres is None
+    # --sqlite alone: SQLite only; --postgres alone: PostgreSQL only; both or neither: both.
+    both = args.sqlite == (args.postgres is not None)
     results = []
     if args.sqlite or both:
         with tempfile.TemporaryDirectory() as tmp:

@@ -59,4 +59,18 @@ def test_the_drumlin_rules_open_side_by_side_and_switch_on_a_phone(server_env, b
         page.get_by_role("tab", name="Français").click()
         assert setup.is_visible() and not beside.is_visible()
         browser_page.screenshot("phone-390x844-french", full_page=False)
+
+        # The rules search across languages, the language of each hit marked.
+        page.goto(server.url("/catalogue/regles/recherche/?q=Elefant"))
+        hits = page.locator("ol.rule-hits > li")
+        languages = {hits.nth(i).get_attribute("data-language") for i in range(hits.count())}
+        assert {"fr", "de"} <= languages
+        assert page.locator("ol.rule-hits mark").first.is_visible()
+        browser_page.screenshot("search-phone-390x844", full_page=False)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        browser_page.screenshot("search-desktop-1280x800", full_page=False)
+        page.goto(server.url("/catalogue/jeu/drumlin/regles/"))
+        page.locator("table.glossary").scroll_into_view_if_needed()
+        assert "Elefant" in page.locator("table.glossary").inner_text()
+        browser_page.screenshot("glossary-desktop-1280x800", full_page=False)
     browser_page.assert_no_console_errors()
