@@ -61,17 +61,25 @@ def _heading(line: str, alone: bool) -> tuple[int, str, str] | None:
     m = _MD_HEADING.match(stripped)
     if m:
         title = md.plain(m.group(2))
-        return (len(m.group(1)), _NUMBERED.match(title).group("num") if _NUMBERED.match(title) else "", title) if title else None
+        if not title:
+            return None
+        numbered = _NUMBERED.match(title)
+        return len(m.group(1)), numbered.group("num") if numbered else "", title
     plain = md.plain(stripped)
     if not plain or "\t" in line or not any(c.isalpha() for c in plain):
         return None
     m = _NUMBERED.match(plain)
     if m:
         title = m.group("title").strip()
-        number = "0" if m.group("num") == "O" else m.group("num")
-        if title[:1].isupper() and (len(title) <= 30 or (alone and len(title) <= 90 and title[-1] not in ".:;,")):
-            return (2 + number.count("."), number, f"{number}. {title.rstrip('.')}" if m.group("num") == "O" else plain.rstrip("."))
-        return None
+        if not title[:1].isupper():
+            return None
+        # Short, or alone between blank lines without a sentence's end (a numbered case).
+        if len(title) > 30 and not (alone and len(title) <= 90 and title[-1] not in ".:;,"):
+            return None
+        if m.group("num") == "O":  # OCR read the zero as a letter
+            return 2, "0", f"0. {title.rstrip('.')}"
+        number = m.group("num")
+        return 2 + number.count("."), number, plain.rstrip(".")
     if not alone or len(plain) > 60 or len(plain.split()) > 8 or stripped.startswith(("- ", "* ", "• ", "« ")):
         return None
     if not plain[0].isupper() or plain[-1] in ".,;:!?…»)" or textlib._is_contact(plain):
