@@ -98,6 +98,9 @@ SHARED = {
     "Wert": ("de", 1),
     "bid": ("en", 1),
     "règle": ("fr", 3),
+    "Elefant": ("de", 1),  # the word as typed, before the glossary's
+    "egg": ("fr", 2),  # through the glossary only: two eggs in French, one Ei in German
+    "dragon valeur": ("de", 2),  # no French page holds both; the German one does, as Drache and Wert
 }
 
 
