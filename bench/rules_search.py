@@ -15,8 +15,8 @@ same statement shape, snippets stemming every word of every hit in Python), in t
 same process. Each round runs every query through one then the other (which goes
 first alternates); a query's time is its median over the rounds. p50/p95 of both and
 the SQL-only time of the new search are printed, with the top three pages of every
-query; the parent compares the top hits of both databases (the shared test set on
-which PostgreSQL's ts_rank_cd normalisation was chosen).
+query; the parent compares the top hits of both databases (the shared test set the
+PostgreSQL ranking was tuned on: ``--copies 1`` gives the seeds once each).
 
 Not a test: the numbers depend on the machine and its load.
 """
