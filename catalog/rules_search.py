@@ -48,8 +48,8 @@ PG_CONFIGS = {"fr": "ludo_french", "de": "ludo_german", "en": "ludo_english"}
 # its stems as FTS5 counts it. Off: plain ts_rank_cd, normalisation 1.
 PG_BM25 = True
 PG_NORMALISATION = 1
-# A page's length as FTS5 counts it: the words of its stems.
-_PG_TOKENS = "(length({column}) - length(replace({column}, ' ', '')) + 1)::float"
+# A page's length as FTS5 counts it, the words of its stems, is kept by PostgreSQL in
+# catalog_documentpage.stem_count (a generated column added by migration 0005).
 SNIPPET_WIDTH = 220
 _TOKEN = re.compile(r'(-?)"([^"]*)"?|(-?)(\S+)')
 
@@ -218,33 +218,45 @@ def _pg_ranked(plans_: list[Plan], doc_sql: str, doc_params: list) -> tuple[str,
     union = " || ".join(f"t.q_{plan.language}" for plan in plans_)
     score = f"ts_rank_cd(p.search_vector, {per_language('q')}, {PG_NORMALISATION})"
     score_params: list = []
+    with_sql, with_params, from_n = "", [], ""
     if PG_BM25:
-        cases, counts, count_params = [], [], []
+        alts = [(plan.language, alt) for plan in plans_ for group in plan.groups for alt in group]
+        # Computed once (a materialised CTE): how many pages hold each phrase, how many
+        # pages there are, and their mean length.
+        filters = ", ".join(f"count(*) FILTER (WHERE search_vector @@ {_pg_alt(lang, alt)}) AS c{k}"
+                            for k, (lang, alt) in enumerate(alts))
+        with_sql = f"""WITH n AS MATERIALIZED (
+            SELECT {filters}, (SELECT count(*) FROM catalog_documentpage) AS total,
+                   (SELECT coalesce(avg(stem_count), 1) FROM catalog_documentpage) AS avg_len
+            FROM catalog_documentpage WHERE search_vector @@ ({" || ".join(_pg_alt(lang, alt) for lang, alt in alts)})) """
+        words = [" ".join(alt) for _, alt in alts]
+        with_params = [*words, *words]
+        from_n = ", n"
+        cases, k = [], 0
         for plan in plans_:
             terms = []
             for group in plan.groups:
                 for alt in group:
-                    fn = "phraseto_tsquery" if len(alt) > 1 else "plainto_tsquery"
-                    q = f"{fn}('{PG_CONFIGS[plan.language]}', %s)"
-                    n = len(counts)
-                    counts.append(f"(SELECT count(*) FROM catalog_documentpage WHERE search_vector @@ {q}) AS n_{n}")
-                    count_params.append(" ".join(alt))
-                    idf = f"greatest(ln((t.total - t.n_{n} + 0.5) / (t.n_{n} + 0.5)), 1e-6)"
-                    tf = f"(ts_rank_cd(p.search_vector, {q}, 0) * 10)"
-                    terms.append(f"({idf} * {tf} * 2.2 / ({tf} + 1.2 * (0.25 + 0.75 * {_PG_TOKENS.format(column="p.stems")} / t.avg_len)))")
+                    rarity = f"greatest((n.total - n.c{k} + 0.5) / (n.c{k} + 0.5), 1e-9)"
+                    idf = f"greatest(ln({rarity}), 1e-6)"
+                    tf = f"(ts_rank_cd(p.search_vector, {_pg_alt(plan.language, alt)}, 0) * 10)"
+                    length = "greatest(p.stem_count, 1)::float / greatest(n.avg_len, 1)"
+                    terms.append(f"({idf} * {tf} * 2.2 / ({tf} + 1.2 * (0.25 + 0.75 * {length})))")
                     score_params += [" ".join(alt)] * 2
+                    k += 1
             cases.append(f"WHEN '{plan.language}' THEN " + " + ".join(terms))
         score = f"(CASE p.language {' '.join(cases)} END)"
-        columns.append(f"(SELECT avg({_PG_TOKENS.format(column='stems')}) FROM catalog_documentpage) AS avg_len")
-        columns.append("(SELECT count(*) FROM catalog_documentpage) AS total")
-        columns.extend(counts)
-        params += count_params
-    sql = f"""SELECT p.id, CASE WHEN p.search_vector @@ {per_language("d")} THEN 1 ELSE 0 END AS direct,
+    sql = f"""{with_sql}SELECT p.id, CASE WHEN p.search_vector @@ {per_language("d")} THEN 1 ELSE 0 END AS direct,
                      {score} AS score
-              FROM catalog_documentpage p, (SELECT {", ".join(columns)}) t
+              FROM catalog_documentpage p, (SELECT {", ".join(columns)}) t{from_n}
               WHERE p.search_vector @@ ({union}) AND p.search_vector @@ {per_language("q")}
                 AND p.language IN ({", ".join("%s" for _ in plans_)}) AND p.document_id IN ({doc_sql})"""
-    return sql, [*score_params, *params, *(plan.language for plan in plans_), *doc_params]
+    return sql, [*with_params, *score_params, *params, *(plan.language for plan in plans_), *doc_params]
+
+
+def _pg_alt(language: str, alt: tuple[str, ...]) -> str:
+    fn = "phraseto_tsquery" if len(alt) > 1 else "plainto_tsquery"
+    return f"{fn}('{PG_CONFIGS[language]}', %s)"
 
 
 def _sqlite_ranked(plans_: list[Plan], doc_sql: str, doc_params: list) -> tuple[str, list]:

@@ -6,6 +6,21 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def add_stem_count(apps, schema_editor):
+    """PostgreSQL keeps each page's length in words of its stems, for the rules search's
+    BM25 (SQLite's FTS5 counts it itself)."""
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(
+            "ALTER TABLE catalog_documentpage ADD COLUMN IF NOT EXISTS stem_count integer "
+            "GENERATED ALWAYS AS (length(stems) - length(replace(stems, ' ', '')) + 1) STORED"
+        )
+
+
+def drop_stem_count(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute("ALTER TABLE catalog_documentpage DROP COLUMN IF EXISTS stem_count")
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -31,4 +46,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('translation', 'section'), name='catalog_pairing_section')],
             },
         ),
+        migrations.RunPython(add_stem_count, drop_stem_count),
     ]
