@@ -15,8 +15,8 @@ others, and each hit says its language and the glossary terms it was found throu
 Ranking: the pages holding the words as typed first, then those found through a
 glossary only; within each, BM25 on SQLite (FTS5's bm25()) and on PostgreSQL the same
 formula over ts_rank_cd's count of each phrase (see PG_BM25): plain ts_rank_cd agreed
-with SQLite on the first hit of 15 of the bench's 30 queries, this on 25 and on the
-set of the top three of all 30 (bench/rules_search.py).
+with SQLite on the first hit of 15 of the bench's 30 queries over the seeds, this on
+the top three of all 30 (bench/rules_search.py).
 
 One statement finds the best pages; the snippet of each is cut from the page's stored
 stems and text: the first place where a wanted stem stands is found in the stems, the
@@ -45,7 +45,8 @@ PG_CONFIGS = {"fr": "ludo_french", "de": "ludo_german", "en": "ludo_english"}
 # each glossary alternative), ts_rank_cd without normalisation gives its count on the
 # page (a tenth per occurrence); BM25's saturation (k1 1.2, b 0.75) and rarity (the
 # pages holding it among all) are applied to it, the page's length counted in words of
-# its stems as FTS5 counts it. Off: plain ts_rank_cd, normalisation 1.
+# its stems as FTS5 counts it. Off: plain ts_rank_cd, normalisation 1 (faster by a few
+# milliseconds, agreeing with SQLite on half the first hits).
 PG_BM25 = True
 PG_NORMALISATION = 1
 # A page's length as FTS5 counts it, the words of its stems, is kept by PostgreSQL in
