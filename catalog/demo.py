@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.db import transaction
 
-from catalog import conf, importer, names, services
+from catalog import conf, demo_links, importer, names, services
 from catalog.models import Copy, Document, Edition, Game, Person, Publisher, Term
 
 DEMO_GAMES = 9000
@@ -174,4 +174,5 @@ def _shelve(wanted: set[int], stdout) -> None:
 def load(stdout) -> None:
     _boxes(stdout)
     _seeds(stdout)
+    demo_links.link(stdout)
     _data(stdout)

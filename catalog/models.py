@@ -695,3 +695,26 @@ class DocumentPage(models.Model):
     def save(self, *args, **kwargs):
         self.refresh_search_fields()
         super().save(*args, **kwargs)
+
+
+class SectionPairing(models.Model):
+    """A host's correction of the alignment: this section of a translation goes with
+    that section of its original (or with none). Sections are named by their keys
+    (see catalog/sections.py)."""
+
+    translation = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="section_pairings",
+                                    verbose_name=_("translation"))
+    section = models.CharField(_("section of the translation"), max_length=20)
+    original_section = models.CharField(_("section of the original"), max_length=20, blank=True,
+                                        help_text=_("Empty: no counterpart."))
+    set_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    set_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["translation", "section"]
+        constraints = [models.UniqueConstraint(fields=["translation", "section"], name="catalog_pairing_section")]
+        verbose_name = _("section pairing")
+        verbose_name_plural = _("section pairings")
+
+    def __str__(self) -> str:
+        return f"{self.translation_id}:{self.section} -> {self.original_section or '-'}"

@@ -6,12 +6,12 @@
   holding a match of every word come from a word index of the folded names
   (PostgreSQL: GIN on ``to_tsvector('simple', name_key)``; SQLite: FTS5), in one
   statement, and are ranked in Python with the same trigram measure.
-- Full-text search in rulebook pages with the stemmer of each page's language:
+- The index of rulebook pages with the stemmer of each page's language:
   PostgreSQL uses text-search configurations ``ludo_french``/``ludo_german``/
   ``ludo_english`` (unaccent, then the Snowball stemmer) over a tsvector kept by a
   trigger; SQLite uses an FTS5 index over the pages' stems (computed in Python by
-  the same Snowball stemmers) kept by triggers. Results are ranked (ts_rank_cd /
-  bm25) and carry a highlighted snippet and the page number.
+  the same Snowball stemmers) kept by triggers. The search itself is in
+  catalog/rules_search.py.
 
 The schema objects (extensions, configurations, indexes, virtual tables, triggers)
 are created by migrations 0002-0004 through :func:`install`, which is idempotent and
@@ -582,68 +582,6 @@ def naive_search_games(query: str, limit: int = TITLE_LIMIT) -> list[int]:
 
 
 # -- rulebooks ----------------------------------------------------------------------------
+# The rules search lives in catalog/rules_search.py; these names stay importable here.
 
-
-@dataclass
-class PageHit:
-    page: DocumentPage
-    rank: float
-    snippet: str
-
-    @property
-    def document(self) -> Document:
-        return self.page.document
-
-    @property
-    def url(self) -> str:
-        return self.document.page_url(self.page.number)
-
-
-def search_rules(query: str, user=None, game: Game | None = None, limit: int = RULES_LIMIT) -> list[PageHit]:
-    """Rulebook pages matching ``query`` (stemmed in each page's language), best first,
-    among the documents ``user`` may read."""
-    if not textlib.fold_query(query):
-        return []
-    documents = Document.objects.visible_to(user)
-    if game is not None:
-        documents = documents.filter(game=game)
-    doc_sql, doc_params = documents.values("id").query.sql_with_params()
-    if connection.vendor == "postgresql":
-        conds, params = [], []
-        for lang, cfg in PG_CONFIGS.items():
-            conds.append(f"(p.language = %s AND p.search_vector @@ websearch_to_tsquery('{cfg}', %s))")
-            params += [lang, query]
-        rank = " + ".join(
-            f"CASE WHEN p.language = '{lang}' THEN ts_rank_cd(p.search_vector, websearch_to_tsquery('{cfg}', %s)) ELSE 0 END"
-            for lang, cfg in PG_CONFIGS.items()
-        )
-        sql = f"""SELECT p.id, {rank} AS score FROM catalog_documentpage p
-                  WHERE p.document_id IN ({doc_sql}) AND ({" OR ".join(conds)})
-                  ORDER BY score DESC, p.id LIMIT %s"""
-        all_params = [query] * len(PG_CONFIGS) + list(doc_params) + params + [limit]
-    else:
-        parts, all_params = [], []
-        for lang in PG_CONFIGS:
-            words = textlib.query_stems(query, lang)
-            if not words:
-                continue
-            match = " ".join(f'"{w}"' for w in words)
-            parts.append(
-                f"""SELECT p.id, -bm25(catalog_page_fts) AS score FROM catalog_page_fts
-                    JOIN catalog_documentpage p ON p.id = catalog_page_fts.rowid
-                    WHERE catalog_page_fts MATCH %s AND p.language = %s AND p.document_id IN ({doc_sql})"""
-            )
-            all_params += [f"stems : ({match})", lang, *doc_params]
-        if not parts:
-            return []
-        sql = " UNION ALL ".join(parts) + " ORDER BY score DESC, 1 LIMIT %s"
-        all_params.append(limit)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, all_params)
-        ranked = cursor.fetchall()
-    pages = DocumentPage.objects.select_related("document", "document__game").in_bulk([r[0] for r in ranked])
-    hits = []
-    for page_id, score in ranked:
-        page = pages[page_id]
-        hits.append(PageHit(page, float(score), textlib.snippet(page.search_text, query, page.language)))
-    return hits
+from catalog.rules_search import PageHit, search_rules  # noqa: E402,F401

@@ -151,34 +151,31 @@ def queue_extraction(document: Document) -> Document:
 
 @transaction.atomic
 def add_text_document(game: Game, upload: Upload, **fields) -> Document:
-    """A document from an OCR text export: kept as uploaded, split into pages, with
-    its noise (markers, adverts, page numbers, running lines) marked, not removed."""
-    if not upload.data:
-        raise CatalogError(f"{upload.name}: the file is empty")
-    head = upload.data[:4096]
-    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13))
-    if controls > len(head) // 10 and not upload.data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise CatalogError(f"{upload.name}: this looks like a binary file, not a text")
-    if upload.data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        text = upload.data.decode("utf-16")
-        text = textlib.decode_text(text.encode("utf-8"))
-    else:
-        text = textlib.decode_text(upload.data)
-    if not text.strip():
-        raise CatalogError(f"{upload.name}: no text in this file")
+    """A document from an OCR text export (.txt, .md): kept as uploaded, split into
+    pages, with its noise (markers, adverts, page numbers, running lines) marked, not
+    removed. The export is checked as the admin checks it (catalog.text_import)."""
+    from catalog.text_import import read_text_upload  # it builds on this module
+
+    text = read_text_upload(upload)
+    document = _new_document(game, fields)
+    fill_from_text(document, upload, text)
+    return document
+
+
+def fill_from_text(document: Document, upload: Upload, text: str) -> None:
+    """Store a text export as the document's file and its pages; the document is done."""
     pages = textlib.split_pages(text)
     noise = textlib.find_noise(pages)
-    document = _new_document(game, fields)
     _store_file(document, upload, "text/plain", 0)
     for number, (page, marks) in enumerate(zip(pages, noise), start=1):
         DocumentPage.objects.create(
             document=document, number=number, method=DocumentPage.Method.IMPORT,
             extracted_text=page, text=page, noise=[m.to_dict() for m in marks],
         )
-    document.status = Document.Status.DONE
-    document.processed_at = timezone.now()
-    document.save(update_fields=["status", "processed_at"])
-    return document
+    Document.objects.filter(pk=document.pk).update(
+        status=Document.Status.DONE, status_error="", processed_at=timezone.now()
+    )
+    document.refresh_from_db()
 
 
 @transaction.atomic

@@ -23,6 +23,7 @@ _SPECIAL = str.maketrans(
 )
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 _WORD = re.compile(r"\w+", re.UNICODE)
+_LETTERS = re.compile(r"[^\W_]+", re.UNICODE)
 
 STEMMER_NAMES = {"fr": "french", "de": "german", "en": "english"}
 
@@ -58,10 +59,69 @@ def stem(word: str, language: str) -> str:
     return _stemmer(language).stemWord(fold(word))
 
 
+@lru_cache(maxsize=200_000)
+def stem_cached(word: str, language: str) -> str:
+    """:func:`stem` remembered: the pure-Python stemmers take tens of microseconds a
+    word, and the words of rulebooks repeat."""
+    return stem(word, language)
+
+
 def stems(text: str, language: str) -> str:
     """The text as a line of stems, for the SQLite full-text index."""
     stemmer = _stemmer(language)
     return " ".join(stemmer.stemWords([fold(w) for w in _WORD.findall(text or "")]))
+
+
+def words(text: str) -> list[str]:
+    """The words of a text (letters and digits; apostrophes and hyphens separate)."""
+    return _LETTERS.findall(text or "")
+
+
+# Function words, never searched for nor marked: what PostgreSQL's french, german and
+# english configurations drop, and a few more of the same kind (folded, unstemmed).
+STOP_WORDS = {
+    "fr": frozenset("""
+        a ai aie aient aies ait as au aura aurai auraient aurais aurait auras aurez auriez aurions aurons
+        auront aux avaient avais avait avec avez aviez avions avons ayant ayez ayons c ce ceci cela celle
+        celles celui ces cet cette ceux d dans de des du elle elles en es est et etaient etais etait etant
+        ete etes etiez etions etre eu eue eues eumes eurent eus eusse eussent eusses eussiez eussions eut
+        eutes eux fumes furent fus fusse fussent fusses fussiez fussions fut futes il ils j je l la le les
+        leur leurs lui m ma mais me meme mes moi mon n ne nos notre nous on ont ou par pas pour qu que qui
+        s sa se sera serai seraient serais serait seras serez seriez serions serons seront ses soi soient
+        sois soit sommes son sont soyez soyons suis sur t ta te tes toi ton tu un une vos votre vous y
+        """.split()),
+    "de": frozenset("""
+        aber alle allem allen aller alles als also am an ander andere anderem anderen anderer anderes
+        anderm andern anderr anders auch auf aus bei bin bis bist da damit dann das dass dasselbe dazu
+        dein deine deinem deinen deiner deines dem demselben den denn denselben der derer derselbe
+        derselben des desselben dessen dich die dies diese dieselbe dieselben diesem diesen dieser dieses
+        dir doch dort du durch ein eine einem einen einer eines einig einige einigem einigen einiger
+        einiges einmal er es etwas euch euer eure eurem euren eurer eures fur gegen gewesen hab habe haben
+        hat hatte hatten hier hin hinter ich ihm ihn ihnen ihr ihre ihrem ihren ihrer ihres im in indem
+        ins ist jede jedem jeden jeder jedes jene jenem jenen jener jenes jetzt kann kein keine keinem
+        keinen keiner keines konnen konnte machen man manche manchem manchen mancher manches mein meine
+        meinem meinen meiner meines mich mir mit muss musste nach nicht nichts noch nun nur ob oder ohne
+        sehr sein seine seinem seinen seiner seines selbst sich sie sind so solche solchem solchen
+        solcher solches soll sollte sondern sonst uber um und uns unsere unserem unseren unser unseres
+        unter viel vom von vor wahrend war waren warst was weg weil weiter welche welchem welchen
+        welcher welches wenn werde werden wie wieder will wir wird wirst wo wollen wollte wurde wurden zu
+        zum zur zwar zwischen
+        """.split()),
+    "en": frozenset("""
+        a about above after again against all am an and any are as at be because been before being below
+        between both but by can could did do does doing down during each few for from further had has
+        have having he her here hers herself him himself his how i if in into is it its itself just me
+        more most my myself no nor not now of off on once only or other our ours ourselves out over own
+        s same she should so some such t than that the their theirs them themselves then there these they
+        this those through to too under until up very was we were what when where which while who whom
+        why will with you your yours yourself yourselves
+        """.split()),
+}
+
+
+@lru_cache(maxsize=100_000)
+def is_stop_word(word: str, language: str) -> bool:
+    return fold(word) in STOP_WORDS.get(language, frozenset())
 
 
 def query_stems(query: str, language: str) -> list[str]:
@@ -97,10 +157,32 @@ _PAGE_BREAK = re.compile(r"\f|\n[ \t]*\n[ \t]*\n[ \t]*\n+")
 
 def split_pages(text: str) -> list[str]:
     """Pages of an OCR text: form feeds when there are any, else runs of three or more
-    blank lines (what our OCR exports leave between pages). Empty pages are dropped."""
-    parts = text.split("\f") if "\f" in text else _PAGE_BREAK.split(text)
-    pages = [p.strip("\n") for p in parts]
-    return [p for p in pages if p.strip()] or [""]
+    blank lines (what our OCR exports leave between pages) around more than a line of
+    text. Empty pages are dropped."""
+    if "\f" in text:
+        pages = [p.strip("\n") for p in text.split("\f")]
+        return [p for p in pages if p.strip()] or [""]
+    pages = [p.strip("\n") for p in _PAGE_BREAK.split(text)]
+    pages = [p for p in pages if p.strip()]
+    # Blank runs also surround a lone heading or a diagram's caption: a part of one
+    # short line is no page, it joins the part after it. (Not the first part: a title
+    # alone before the text is a cover page.)
+    merged: list[str] = []
+    carry = ""
+    for page in pages:
+        if merged and _is_fragment(page):
+            carry = f"{carry}\n\n{page}" if carry else page
+            continue
+        merged.append(f"{carry}\n\n{page}" if carry else page)
+        carry = ""
+    if carry:
+        merged.append(carry)
+    return merged or [""]
+
+
+def _is_fragment(page: str) -> bool:
+    lines = [ln for ln in page.split("\n") if ln.strip()]
+    return len(lines) == 1 and len(lines[0].strip()) <= 80
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,10 @@ without any text.
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from catalog import services
 from catalog import text as textlib
-from catalog.models import Document, DocumentPage, Game
+from catalog.models import Document
 
 TEXT_SUFFIXES = (".txt", ".md")
 _BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -72,12 +71,6 @@ def _decode(data: bytes) -> str:
     return ""  # latin-1 never fails
 
 
-def add_text_document(game: Game, upload: services.Upload, **fields) -> Document:
-    """A new document from a text export (what the management command calls)."""
-    read_text_upload(upload)
-    return services.add_text_document(game, upload, **fields)
-
-
 @transaction.atomic
 def attach_text(document: Document, upload: services.Upload) -> Document:
     """An existing document with no file yet (the admin saves it first) filled from a
@@ -87,16 +80,5 @@ def attach_text(document: Document, upload: services.Upload) -> Document:
         raise services.CatalogError(
             f"{upload.name}: this document already has files; a text export makes a new document"
         )
-    pages = textlib.split_pages(text)
-    noise = textlib.find_noise(pages)
-    services._store_file(document, upload, "text/plain", 0)
-    for number, (page, marks) in enumerate(zip(pages, noise), start=1):
-        DocumentPage.objects.create(
-            document=document, number=number, method=DocumentPage.Method.IMPORT,
-            extracted_text=page, text=page, noise=[m.to_dict() for m in marks],
-        )
-    Document.objects.filter(pk=document.pk).update(
-        status=Document.Status.DONE, status_error="", processed_at=timezone.now()
-    )
-    document.refresh_from_db()
+    services.fill_from_text(document, upload, text)
     return document

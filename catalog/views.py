@@ -16,8 +16,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from catalog import glossary, names, ocr_review, picker, qr, reading, search, services
 from catalog import labels as labelsheet
-from catalog import names, ocr_review, picker, qr, search, services
+from catalog import rules_search as rulebooks
 from catalog import text as textlib
 from catalog.forms import FilterForm, MissingPartForm, PageCorrectionForm, PickerForm
 from catalog.models import Copy, Document, DocumentFile, DocumentPage, Game, MissingPart, Term
@@ -119,7 +120,7 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
         ).prefetch_related(Prefetch("missing_parts", queryset=MissingPart.objects.filter(found_at__isnull=True))).first()
     return render(request, "catalog/rules.html", {
         "game": game, "documents": _documents(game, request.user), "written": written.template.name if written else None,
-        "copy": copy,
+        "copy": copy, "glossary": glossary.for_game(game.engine_slug),
     })
 
 
@@ -143,15 +144,58 @@ def reader(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
     chosen = request.GET.get("avec", "")
     other = next((d for d in others if str(d.pk) == chosen), others[0] if others else None)
-    other_page = other.pages.filter(number=number).first() if other else None
     query = request.GET.get("q", "")[:200]
     can_edit = request.user.is_staff and request.user.has_perm("catalog.change_documentpage")
+    rows = reading.rows(document, other, number) if page is not None else []
+    translation = document if other is not None and document.original_id == other.pk else other
     return render(request, "catalog/reader.html", {
         "document": document, "page": page, "pages": pages, "number": number, "query": query,
-        "other": other, "others": others, "other_page": other_page,
+        "other": other, "others": others, "rows": rows,
+        "mark_main": reading.marker(query, document.language),
+        "mark_other": reading.marker(query, other.language) if other else None,
+        "kind": rows[0].kind if rows and all(r.kind == rows[0].kind for r in rows) else "body",
         "previous": number - 1 if number > 1 else None,
         "next": number + 1 if number < len(pages) else None,
         "form": PageCorrectionForm(initial={"text": page.text}) if can_edit and page else None,
+        "can_pair": translation is not None and request.user.is_staff
+        and request.user.has_perm("catalog.change_sectionpairing"),
+        "translation": translation,
+    })
+
+
+def read(request: HttpRequest, pk: int) -> HttpResponse:
+    """A document from its first page of rules (past an advert or a cover)."""
+    document = _readable(request, pk)
+    return redirect("catalog:reader", document.pk, reading.first_page(document))
+
+
+@staff_member_required
+def pairings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Hosts correct which section of the original each section of a translation goes with."""
+    if not request.user.has_perm("catalog.change_sectionpairing"):
+        raise Http404
+    translation = get_object_or_404(Document.objects.select_related("game", "original"), pk=pk)
+    if translation.original is None:
+        raise Http404(_("This document is not a translation linked to its original."))
+    if request.method == "POST":
+        section = request.POST.get("section", "")
+        choice = request.POST.get("original_section", "auto")
+        try:
+            if choice == "auto":
+                reading.clear_pairing(translation, section)
+            else:
+                reading.set_pairing(translation, section, "" if choice == "none" else choice, request.user)
+            messages.success(request, _("Pairing saved."))
+        except services.CatalogError as exc:
+            messages.error(request, str(exc))
+        return redirect("catalog:pairings", translation.pk)
+    mine = reading.document_sections(translation)
+    theirs = reading.document_sections(translation.original)
+    found = reading.pairs(translation, translation.original, mine, theirs)
+    forced = dict(translation.section_pairings.values_list("section", "original_section"))
+    return render(request, "catalog/pairings.html", {
+        "translation": translation, "original": translation.original,
+        "lines": [(s, found.get(s.key), forced.get(s.key)) for s in mine], "targets": theirs,
     })
 
 
@@ -225,8 +269,12 @@ def document_file(request: HttpRequest, pk: int, file_id: int) -> FileResponse:
 
 def rules_search(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:200]
-    hits = search.search_rules(query, request.user) if query else []
-    return render(request, "catalog/rules_search.html", {"query": query, "hits": hits})
+    number = int(request.GET["page"]) if request.GET.get("page", "").isdigit() and 0 < int(request.GET["page"]) <= 50 else 1
+    found = rulebooks.search(query, request.user, offset=(number - 1) * rulebooks.RULES_LIMIT) if query else rulebooks.Result()
+    return render(request, "catalog/rules_search.html", {
+        "query": query, "hits": found.hits, "found": found, "number": number,
+        "first": (number - 1) * rulebooks.RULES_LIMIT + 1,
+    })
 
 
 def pick(request: HttpRequest) -> HttpResponse:

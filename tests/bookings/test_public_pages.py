@@ -13,6 +13,7 @@ from django.utils import timezone
 from games.bookings import services, tokens
 from games.bookings.models import Booking, Session
 from tests.bookings.conftest import guest
+from ludo.language import english_url
 
 
 def no_inline_code(html):
@@ -64,7 +65,7 @@ def test_a_refusal_is_shown_on_the_form(client, soon):
 
 def test_an_english_booking_is_in_english(client, soon):
     session = soon()
-    client.post(f"/en{session.get_absolute_url()}", {"name": "Carol", "email": "carol@example.org", "seats": 1})
+    client.post(english_url(session.get_absolute_url()), {"name": "Carol", "email": "carol@example.org", "seats": 1})
     assert Booking.objects.get().language == "en"
 
 

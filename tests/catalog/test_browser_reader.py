@@ -32,7 +32,7 @@ def test_the_reader_shows_both_sides_on_a_desktop_and_switches_on_a_phone(server
     page = browser_page.page
     with DaphneServer(server_env) as server:
         page.goto(server.url(f"/catalogue/regles/{pk}/page/1/"))
-        main, other = page.locator('[data-pane="main"]'), page.locator('[data-pane="other"]')
+        main, other = page.locator('section[data-pane="main"]').first, page.locator('section[data-pane="other"]').first
         assert "Le dragon survole" in main.inner_text() and "Der Drache fliegt" in other.inner_text()
         left, right = main.bounding_box(), other.bounding_box()
         assert right["x"] > left["x"] + left["width"] - 1 and abs(right["y"] - left["y"]) < 2

@@ -10,6 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from catalog import names
 from catalog.models import Game, GameName
+from ludo.language import english_url
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def test_the_french_page_shows_the_french_name_and_the_original_beside_it(client
 
 
 def test_the_english_page_shows_the_english_name(client, ttr):
-    html = client.get("/en" + ttr.get_absolute_url()).content.decode()
+    html = client.get(english_url(ttr.get_absolute_url())).content.decode()
     assert "<h1>Ticket to Ride" in html and "Original title" not in html
     assert "Les Aventuriers du Rail" in html  # among the other names
 

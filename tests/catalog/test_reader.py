@@ -10,8 +10,8 @@ from ludo.language import english_url
 
 pytestmark = pytest.mark.django_db
 
-ORIGINAL = "Seite eins: Der Drache fliegt.\n\n\n\nSeite zwei: Das Ei bleibt liegen."
-TRANSLATION = "Page un : le dragon vole.\n\n\n\nPage deux : l'œuf reste en place."
+ORIGINAL = "Seite eins: Der Drache fliegt.\fSeite zwei: Das Ei bleibt liegen."
+TRANSLATION = "Page un : le dragon vole.\fPage deux : l'œuf reste en place."
 
 
 @pytest.fixture
@@ -23,8 +23,10 @@ def pair(drumlin, text_document):
 
 
 def panes(html: str) -> tuple[str, str]:
-    main = html.split('data-pane="main"', 1)[1].split('data-pane="other"', 1)[0]
-    other = html.split('data-pane="other"', 1)[1]
+    """Every cell of the main side, every cell of the other side."""
+    cells = html.split('<section class="cell')[1:]
+    main = "".join(c.split("</section>")[0] for c in cells if 'data-pane="main"' in c.split(">")[0])
+    other = "".join(c.split("</section>")[0] for c in cells if 'data-pane="other"' in c.split(">")[0])
     return main, other
 
 

@@ -10,11 +10,11 @@ from catalog import search
 pytestmark = pytest.mark.django_db
 
 FRENCH = (
-    "Mise en place.\nChaque joueur reçoit douze pièces.\n\n\n\n"
+    "Mise en place.\nChaque joueur reçoit douze pièces.\f"
     "Le déplacement des éléphants se fait en ligne droite. Un éléphant qui rejoint le Drumlin devient un œuf."
 )
 GERMAN = (
-    "Spielmaterial: ein Spielfeld mit achtzig Feldern.\n\n\n\n"
+    "Spielmaterial: ein Spielfeld mit achtzig Feldern.\f"
     "Die Steine ziehen waagrecht oder senkrecht. Ein Stein darf nicht über zwei Steine ziehen."
 )
 
@@ -47,7 +47,7 @@ def test_every_word_of_the_query_must_be_there(rulebooks):
 
 
 def test_the_page_with_more_matches_ranks_first(drumlin, text_document):
-    text_document(drumlin, "Un dragon.\n\n\n\nLe dragon, puis un dragon, encore des dragons.", language="fr")
+    text_document(drumlin, "Un dragon.\fLe dragon, puis un dragon, encore des dragons.", language="fr")
     hits = search.search_rules("dragon")
     assert [h.page.number for h in hits] == [2, 1]
     assert hits[0].rank >= hits[1].rank

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from catalog import extraction, services, text_import
+from catalog import extraction, services
 from catalog.models import LANGUAGES, Document, Game
 
 
@@ -55,7 +55,7 @@ class Command(BaseCommand):
             if upload.data.startswith(extraction.PDF_MAGIC) or extraction.sniff_content_type(upload.data):
                 document = services.add_scanned_document(game, [upload], **fields)
             else:
-                document = text_import.add_text_document(game, upload, **fields)
+                document = services.add_text_document(game, upload, **fields)
         except services.CatalogError as exc:
             raise CommandError(str(exc)) from None
         if o["now"] and document.status == Document.Status.PENDING:
