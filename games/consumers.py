@@ -139,6 +139,7 @@ class TableConsumer(_Guarded):
         self.opened = False  # the state answering hello was sent: table frames may follow
         self.seat: int | None = None
         self.sent_v = -1
+        self.sent_presence: dict[str, Any] | None = None
         self.invite: str | None = None
         self.chat_channel: str | None = None
         self.last_touch = 0.0
@@ -287,6 +288,8 @@ class TableConsumer(_Guarded):
             snap = await db(self._read)(since, welcome, version)
         await self._set_seat(snap["seat"])
         self.sent_v = max(self.sent_v, snap["v"])
+        if "presence" in snap:
+            self.sent_presence = snap["presence"]
         if ack is not None:
             snap["ack"] = ack
         if msg_id is not None:
@@ -327,8 +330,16 @@ class TableConsumer(_Guarded):
         await self.send_state("update", self.sent_v, version=event["v"])
 
     async def table_presence(self, event: dict[str, Any]) -> None:
-        if self.opened:
-            await self.send_json({"t": "presence", "seats": event["seats"], "spectators": event["spectators"]})
+        if not self.opened:
+            return
+        # The event says that presence changed. What it carries may be older than
+        # this socket's state (broadcasts travel on a connection of their own and
+        # may reach Redis after this socket subscribed): read it now, and say it
+        # only if it differs from what this socket was last told.
+        info = await db(services.presence)(self.table_id)
+        if info != self.sent_presence:
+            self.sent_presence = info
+            await self.send_json({"t": "presence", **info})
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         if self.opened:

@@ -408,6 +408,22 @@ async def test_presence_follows_sockets():
     await close_all(watcher, socks[0])
 
 
+async def test_a_presence_event_older_than_the_state_never_reaches_the_socket():
+    """A presence broadcast may reach Redis after a new socket subscribed (it is sent
+    on a connection of its own): the socket says the presence as it is, not as the
+    event carried it."""
+    from channels.layers import get_channel_layer
+
+    table, socks, _ = await started_table("drumlin")
+    watcher, frame = await opened(table.pk, None)
+    assert frame["presence"] == {"seats": [0, 1], "spectators": 1}
+    stale = {"type": "table.presence", "table": table.pk, "seats": [0], "spectators": 0}
+    await get_channel_layer().group_send(f"table.{table.pk}", stale)
+    await socks[1].close()
+    assert await watcher.until("presence") == {"t": "presence", "seats": [0], "spectators": 1}
+    await close_all(watcher, socks[0])
+
+
 async def test_players_and_spectators_chat_apart():
     table, socks, _ = await started_table("drumlin")
     (fan_key,), _ = await people("Fan")
