@@ -152,7 +152,12 @@ def test_board_in_view_and_a_refusal_explained_in_view(live_site, chromium, slug
     page.evaluate("() => window.scrollTo(0, 0)")
     page.wait_for_timeout(200)
     shoot(page, f"{slug}-{size}")
-    # The moves are listed in words, the notation kept as each one's title.
+    # The moves are listed in words, the notation kept as each one's title. Where Zoé
+    # moves first (Éclaircissement's first seat is drawn), she plays one first.
+    if page.locator("[data-moves] li[data-v]").count() == 0:
+        state = wait_for_turn(zoe, live_site, table)
+        if state["status"] == "running" and not state.get("moves"):
+            api(zoe, live_site, f"/api/tables/{table}/move/", {"move": state["legal"][0], "v": state["v"]})
     page.locator("[data-moves] li[data-v] .move-text").first.wait_for()
     first = page.locator("[data-moves] li[data-v] .move-text").first
     words = first.inner_text()
