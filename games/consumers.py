@@ -164,9 +164,9 @@ class TableConsumer(_Guarded):
 
     async def handle(self, message: Message) -> None:
         kind, f, msg_id = message.type, message.fields, message.id
+        self._touch()  # any message shows the socket alive, not only pings
         if kind == "ping":
             await self.pong(message)
-            self._touch()
             return
         if kind == "hello":
             self.acks_in_update = f.get("acks") == "update"

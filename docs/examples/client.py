@@ -14,11 +14,12 @@ import asyncio
 import json
 import random
 import sys
+import time
 
 import httpx
 import websockets
 
-PING_EVERY = 20.0  # seconds without a frame before the client pings (docs/api.md, "Playing")
+PING_EVERY = 20.0  # seconds between two pings, which keep the seat present (docs/api.md, "Playing")
 
 
 def get_guest_token(http: httpx.Client, name: str) -> str:
@@ -59,11 +60,16 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
         latest: dict | None = None  # the last state/update: the truth we act on
         sent_for = -1  # the version we last sent a move for
         moves = 0
+        next_ping = time.monotonic() + PING_EVERY
         while True:
             try:
-                frame = json.loads(await asyncio.wait_for(ws.recv(), PING_EVERY))
+                frame = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, next_ping - time.monotonic())))
             except asyncio.TimeoutError:
+                frame = None
+            if time.monotonic() >= next_ping:  # a ping every PING_EVERY s, busy or not
                 await ws.send(json.dumps({"t": "ping"}))
+                next_ping = time.monotonic() + PING_EVERY
+            if frame is None:
                 continue
             kind = frame.get("t")
             if kind in ("state", "update"):

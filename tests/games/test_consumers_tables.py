@@ -646,3 +646,27 @@ async def test_pings_refresh_presence_together(monkeypatch):
     assert len(seen) == 2 and all(s > long_ago for s in seen)
     await close_all(*socks.values())
 
+
+
+async def test_any_message_keeps_a_socket_present_not_only_pings(monkeypatch):
+    """A client busy playing (moves, chat, sync) without pinging is not forgotten."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import sockets
+    from games.models import Connection
+
+    monkeypatch.setattr(sockets, "TOUCH_FLUSH", 0.05)
+    table, socks, _ = await started_table("eclaircissement")
+    long_ago = timezone.now() - timedelta(minutes=5)
+    await db(lambda: Connection.objects.filter(table_id=table.pk).update(last_seen=long_ago))()
+    await socks[0].send(t="sync", id="s")
+    await socks[0].until("state")
+    for _ in range(100):
+        seen = await db(lambda: Connection.objects.get(table_id=table.pk, seat=0).last_seen)()
+        if seen > long_ago:
+            break
+        await asyncio.sleep(0.02)
+    assert seen > long_ago
+    await close_all(*socks.values())
