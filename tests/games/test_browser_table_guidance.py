@@ -56,8 +56,10 @@ def wait_for_turn(probe: Any, site: LiveSite, table: int, timeout: float = 30.0)
     while True:
         state = api(probe, site, f"/api/tables/{table}/")
         if state["status"] == "running" and state["seat"] in state["to_act"] and state["legal"]:
-            # The page shows that version too, and its board has drawn it.
-            probe.page.wait_for_selector(f"[data-table-page][data-v='{state['v']}']")
+            # The page shows that version too, and its board has drawn it. A socket that
+            # missed a broadcast catches up at its next presence refresh (games.sockets
+            # TOUCH_EVERY, 20 s): wait longer than that.
+            probe.page.wait_for_selector(f"[data-table-page][data-v='{state['v']}']", timeout=30_000)
             probe.page.wait_for_selector("[data-status][data-turn='true']")
             return state
         assert time.monotonic() < deadline, f"never my turn: {state['status']} {state['to_act']}"
