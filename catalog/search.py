@@ -36,11 +36,10 @@ from django.db.models.expressions import RawSQL
 
 from catalog import query as queries
 from catalog import text as textlib
-from catalog.models import Document, DocumentPage, Game
+from catalog.models import Game
 
 TITLE_LIMIT = 200
 CANDIDATES = 300
-RULES_LIMIT = 50
 PG_CONFIGS = {"fr": "ludo_french", "de": "ludo_german", "en": "ludo_english"}
 
 # -- schema ------------------------------------------------------------------------------
@@ -576,8 +575,8 @@ def naive_search_games(query: str, limit: int = TITLE_LIMIT) -> list[int]:
     from django.db.models import Q
 
     cond = Q()
-    for field in ("title", "title_fr", "title_de", "title_en", "other_names"):
-        cond |= Q(**{f"{field}__icontains": query})
+    for column in ("title", "title_fr", "title_de", "title_en", "other_names"):
+        cond |= Q(**{f"{column}__icontains": query})
     return list(Game.objects.filter(cond).order_by("-owned_count").values_list("id", flat=True)[:limit])
 
 
