@@ -20,6 +20,24 @@ import httpx
 import websockets
 
 PING_EVERY = 20.0  # seconds between two pings, which keep the seat present (docs/api.md, "Playing")
+RATE = (90, 20.0)  # at most 90 messages in any 20 s: under the server's 100 (docs/protocol.md, "Limits")
+
+
+class Pacer:
+    """Sends on a socket, never faster than RATE allows (a fast bot would take us past it)."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.sent: list[float] = []
+
+    async def send(self, message: dict) -> None:
+        limit, period = RATE
+        self.sent = [at for at in self.sent if at > time.monotonic() - period]
+        if len(self.sent) >= limit:
+            await asyncio.sleep(self.sent[0] + period - time.monotonic())
+            del self.sent[0]
+        self.sent.append(time.monotonic())
+        await self.ws.send(json.dumps(message))
 
 
 def get_guest_token(http: httpx.Client, name: str) -> str:
@@ -56,7 +74,8 @@ def describe(table: dict) -> str:
 async def play(ws_url: str, token: str, rng: random.Random) -> dict:
     """Play our seat until the table's status is finished or aborted; the last frame."""
     async with websockets.connect(ws_url, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
-        await ws.send(json.dumps({"t": "hello", "id": "hello"}))
+        out = Pacer(ws)
+        await out.send({"t": "hello", "id": "hello"})
         latest: dict | None = None  # the last state/update: the truth we act on
         sent_for = -1  # the version we last sent a move for
         moves = 0
@@ -67,7 +86,7 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
             except asyncio.TimeoutError:
                 frame = None
             if time.monotonic() >= next_ping:  # a ping every PING_EVERY s, busy or not
-                await ws.send(json.dumps({"t": "ping"}))
+                await out.send({"t": "ping"})
                 next_ping = time.monotonic() + PING_EVERY
             if frame is None:
                 continue
@@ -77,9 +96,11 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
                     latest = frame
             elif kind == "error":
                 print(f"  refused: {frame['code']}: {frame['message']}", file=sys.stderr)
+                if frame["code"] == "rate_limited":  # not handled: wait as long as the server says
+                    await asyncio.sleep(float(frame.get("retry_after") or 1.0))
                 if frame["code"] != "stale_version":  # stale: the next update brings the new v
                     sent_for = -1  # choose again from a fresh state
-                    await ws.send(json.dumps({"t": "sync"}))
+                    await out.send({"t": "sync", "id": "sync"})
                 continue
             else:  # ack, pong, presence, chat
                 continue
@@ -90,7 +111,7 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
                 move = rng.choice(latest["legal"])
                 sent_for = latest["v"]
                 moves += 1
-                await ws.send(json.dumps({"t": "move", "move": move, "v": latest["v"], "id": f"m{moves}"}))
+                await out.send({"t": "move", "move": move, "v": latest["v"], "id": f"m{moves}"})
 
 
 def main() -> int:

@@ -16,15 +16,24 @@ from tests.servers import ROOT, DaphneServer
 CLIENT = ROOT / "docs" / "examples" / "client.py"
 
 
-@pytest.mark.parametrize("game", ["quatre-en-ligne", "rampants-sauteurs"])
-def test_the_example_client_plays_a_game_against_a_bot_to_the_end(server_env, game):
-    env = dict(server_env, LUDO_BOT_THINK_MS="50")
+@pytest.mark.parametrize("game, limits", [
+    ("quatre-en-ligne", {}),
+    ("rampants-sauteurs", {}),
+    # A server that allows 12 messages per 20 s: the fast bot takes the script past it; the
+    # script waits out each `rate_limited` (retry_after) and goes on (it used to answer every
+    # refusal with a sync at once, which was refused in turn, for ever).
+    ("quatre-en-ligne", {"LUDO_WS_RATE_LIMIT": "12", "LUDO_WS_PERSON_RATE_LIMIT": "24"}),
+], ids=["quatre-en-ligne", "rampants-sauteurs", "tight-rate-limit"])
+def test_the_example_client_plays_a_game_against_a_bot_to_the_end(server_env, game, limits):
+    env = dict(server_env, LUDO_BOT_THINK_MS="50", **limits)
     with DaphneServer(env) as server, Worker(env) as worker:
         run = subprocess.run(
             [sys.executable, str(CLIENT), "--server", server.origin, "--game", game, "--name", "Script", "--seed", "7"],
             cwd=ROOT / "docs", capture_output=True, text=True, timeout=300,
         )
         assert run.returncode == 0, run.stdout + run.stderr
+        if limits:
+            assert "rate_limited" in run.stderr  # the limit was met, and ridden out
         table_id = int(re.match(r"table (\d+):", run.stdout).group(1))
         db = ServerDB(env["DATABASE_URL"])
         table = db.table(table_id)
