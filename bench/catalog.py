@@ -43,18 +43,14 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import unicodedata
 from pathlib import Path
 
+from benchdb import on_each_database, percentile, run_child  # bench/ is the script's folder
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/ludo_catalog_bench"
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))]
 
 
 def strip_accents(text: str) -> str:
@@ -327,27 +323,6 @@ def measure_http(url: str, rounds: int) -> dict:
         server.wait(10)
 
 
-def child(url: str, queries: int, rounds: int) -> dict:
-    env = dict(os.environ, DATABASE_URL=url, DEBUG="true")
-    out = subprocess.run(
-        [sys.executable, __file__, "--child", url, "--queries", str(queries), "--rounds", str(rounds)],
-        env=env, cwd=ROOT, stdout=subprocess.PIPE, check=True, text=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def fresh_postgres(url: str) -> None:
-    import psycopg
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
 def report(results: list[dict], markdown: bool) -> None:
     if markdown:
         print(
@@ -411,21 +386,8 @@ def main() -> None:
     if args.child:
         print(json.dumps(run_one(args.child, args.queries, max(1, args.rounds))))
         return
-    both = not args.sqlite and args.postgres is None
-    results = []
-    if args.sqlite or both:
-        with tempfile.TemporaryDirectory() as tmp:
-            print("SQLite:", file=sys.stderr)
-            results.append(child(f"sqlite:///{tmp}/bench.sqlite3", args.queries, args.rounds))
-    if args.postgres or both:
-        url = args.postgres or DEFAULT_PG
-        print("PostgreSQL:", file=sys.stderr)
-        try:
-            fresh_postgres(url)
-        except Exception as exc:  # no server: say so, keep the SQLite figures
-            print(f"PostgreSQL unavailable at {url}: {exc}", file=sys.stderr)
-        else:
-            results.append(child(url, args.queries, args.rounds))
+    results = on_each_database(args.sqlite, args.postgres, DEFAULT_PG, lambda url: run_child(
+        __file__, url, "--queries", str(args.queries), "--rounds", str(args.rounds)))
     report(results, args.markdown)
 
 

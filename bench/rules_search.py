@@ -27,11 +27,11 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from benchdb import on_each_database, percentile, run_child  # bench/ is the script's folder
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/ludo_rules_bench"
@@ -51,11 +51,6 @@ SEEDS = [
     ("000_", "drumlin", "fr"), ("001_", "drumlin", "fr"), ("003_", "drumlin", "de"),
     ("002_", "drekki", "fr"), ("004_", "rampants-sauteurs", "fr"),
 ]
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))]
 
 
 # -- the implementation the new search replaced, kept for the comparison ---------------------
@@ -195,27 +190,6 @@ def run_one(url: str, copies: int, rounds: int) -> dict:
     }
 
 
-def child(url: str, copies: int, rounds: int) -> dict:
-    env = dict(os.environ, DATABASE_URL=url, DEBUG="true")
-    out = subprocess.run(
-        [sys.executable, __file__, "--child", url, "--copies", str(copies), "--rounds", str(rounds)],
-        env=env, cwd=ROOT, stdout=subprocess.PIPE, check=True, text=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def fresh_postgres(url: str) -> None:
-    from urllib.parse import urlsplit
-
-    import psycopg
-
-    name = urlsplit(url).path.lstrip("/")
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
 def agreement(results: list[dict]) -> tuple[int, int, list[str]]:
     """Queries whose first hit is the same on both databases, and whose top three are."""
     if len(results) < 2:
@@ -261,22 +235,8 @@ def main() -> None:
     if args.child:
         print(json.dumps(run_one(args.child, args.copies, max(1, args.rounds)), ensure_ascii=False))
         return
-    # --sqlite alone: SQLite only; --postgres alone: PostgreSQL only; both or neither: both.
-    both = args.sqlite == (args.postgres is not None)
-    results = []
-    if args.sqlite or both:
-        with tempfile.TemporaryDirectory() as tmp:
-            print("SQLite...", file=sys.stderr)
-            results.append(child(f"sqlite:///{tmp}/bench.sqlite3", args.copies, args.rounds))
-    if args.postgres or both:
-        url = args.postgres or DEFAULT_PG
-        print("PostgreSQL...", file=sys.stderr)
-        try:
-            fresh_postgres(url)
-        except Exception as exc:  # no server: say so, keep the SQLite figures
-            print(f"PostgreSQL unavailable at {url}: {exc}", file=sys.stderr)
-        else:
-            results.append(child(url, args.copies, args.rounds))
+    results = on_each_database(args.sqlite, args.postgres, DEFAULT_PG, lambda url: run_child(
+        __file__, url, "--copies", str(args.copies), "--rounds", str(args.rounds)))
     report(results, args.markdown)
 
 
