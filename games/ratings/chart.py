@@ -34,8 +34,9 @@ def sparkline(values: Sequence[float], label: str, width: int = WIDTH, height: i
     line = points(values, width, height)
     last = line.rsplit(" ", 1)[-1].split(",")
     return format_html(
-        '<svg class="rating-chart" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="{label}">'
-        '<polyline fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round" points="{line}"/>'
+        '<svg class="rating-chart" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '
+        'aria-label="{label}"><polyline fill="none" stroke="currentColor" stroke-width="2" '
+        'vector-effect="non-scaling-stroke" stroke-linejoin="round" points="{line}"/>'
         '<circle cx="{x}" cy="{y}" r="3" fill="currentColor"/></svg>',
         w=width, h=height, label=label, line=line, x=last[0], y=last[1],
     )

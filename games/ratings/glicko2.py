@@ -94,7 +94,8 @@ def update(player: Rating, results: Iterable[Result], tau: float = DEFAULT_TAU) 
     if not games:
         phi_star = math.sqrt(phi * phi + sigma * sigma)
         return Rating(player.rating, phi_star * SCALE, sigma)
-    opponents = [((g.opponent.rating - DEFAULT_RATING) / SCALE, g.opponent.rd / SCALE, g.score) for g in games]
+    opponents = [((g.opponent.rating - DEFAULT_RATING) / SCALE, g.opponent.rd / SCALE, g.score)
+                 for g in games]
     # Step 3: the estimated variance of the rating from the game outcomes alone.
     v_inverse = 0.0
     improvement = 0.0

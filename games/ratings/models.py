@@ -64,7 +64,8 @@ class RatingChange(models.Model):
     """What one rated game did to one player's rating (their rating history)."""
 
     table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="rating_changes")
     game = models.CharField(max_length=60)
     seat = models.PositiveSmallIntegerField()
     # win / loss / draw against the field (more wins than losses in pairs = win)
@@ -106,7 +107,8 @@ class Departure(models.Model):
 class Privacy(models.Model):
     """A player's choice to keep their profile to themselves."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_privacy")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="rating_privacy")
     private = models.BooleanField(_("private profile"), default=False)
 
     class Meta:

@@ -100,7 +100,8 @@ def _participants(table: Table, seats: list[Seat]) -> list[Participant]:
             found.append(Participant(seat.index, glicko2.Rating(), rules.utility(outcome, seat.index),
                                      seat.user_id, False, len(moves.get(seat.index, ()))))
         elif seat.bot_level in BOT_ANCHORS:
-            found.append(Participant(seat.index, BOT_ANCHORS[seat.bot_level], rules.utility(outcome, seat.index)))
+            anchor = BOT_ANCHORS[seat.bot_level]
+            found.append(Participant(seat.index, anchor, rules.utility(outcome, seat.index)))
         # A guest's seat: not rated, and no anchor for the others.
     return found
 
@@ -112,7 +113,8 @@ def _ratings(game: str, user_ids: list[int]) -> dict[int, Rating]:
     for user_id in user_ids:
         if user_id not in have:
             Rating.objects.get_or_create(user_id=user_id, game=game)
-    rows = Rating.objects.filter(game=game, user_id__in=user_ids)
+    # Locked in one order (by user): two games ending at once cannot deadlock.
+    rows = Rating.objects.filter(game=game, user_id__in=user_ids).order_by("user_id")
     if connection.features.has_select_for_update:
         rows = rows.select_for_update()
     return {r.user_id: r for r in rows}

@@ -95,7 +95,8 @@ def _played(user: Any) -> list[tuple[Table, int, bool]]:
     found = {}
     for seat in Seat.objects.filter(user=user, table__status=Table.Status.FINISHED).select_related("table"):
         found[seat.table_id] = (seat.table, seat.index, False)
-    for dep in Departure.objects.filter(user=user, table__status=Table.Status.FINISHED).select_related("table"):
+    left = Departure.objects.filter(user=user, table__status=Table.Status.FINISHED).select_related("table")
+    for dep in left:
         found[dep.table_id] = (dep.table, dep.seat, True)
     return sorted(found.values(), key=lambda t: (t[0].finished_at or t[0].created_at), reverse=True)
 
@@ -119,19 +120,22 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     titles = _titles()
     played = _played(player)
     per_game: dict[str, dict[str, Any]] = {}
+
+    def stats_of(game: str) -> dict[str, Any]:
+        return per_game.setdefault(game, {"slug": game, "title": titles.get(game, game), "played": 0,
+                                          "win": 0, "loss": 0, "draw": 0, "rating": None})
+
     for table, seat, left in played:
-        stats = per_game.setdefault(table.game, {"slug": table.game, "title": titles.get(table.game, table.game),
-                                                 "played": 0, "win": 0, "loss": 0, "draw": 0, "rating": None})
+        stats = stats_of(table.game)
         stats["played"] += 1
         stats[_result(table, seat, left)] += 1
     for rating in Rating.objects.filter(user=player):
-        stats = per_game.setdefault(rating.game, {"slug": rating.game, "title": titles.get(rating.game, rating.game),
-                                                  "played": 0, "win": 0, "loss": 0, "draw": 0})
+        stats = stats_of(rating.game)
         stats["rating"] = rating
         values = _histories(rating.game, [player.pk]).get(player.pk, [])
         stats["chart"] = _chart(values, player.get_username(), stats["title"])
-    changes = {c.table_id: c for c in RatingChange.objects.filter(user=player, table_id__in=[t.pk for t, _s, _l in
-                                                                                             played[:LAST_GAMES * 3]])}
+    recent = [t.pk for t, _seat, _left in played[:LAST_GAMES * 3]]
+    changes = {c.table_id: c for c in RatingChange.objects.filter(user=player, table_id__in=recent)}
     last = []
     for table, seat, left in played:
         if table.private and not mine and not request.user.is_staff:

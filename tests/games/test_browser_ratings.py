@@ -69,12 +69,13 @@ def test_a_rated_game_changes_both_ratings_on_the_result_card_and_the_leaderboar
     rules = engines.get(GAME)
     strong = bots.make("greedy", rules, seed=7, randomness=0.0)  # Ana plays well, Ben always the first move
     for _turn in range(60):
-        states = {name: api(p.page, site, f"/api/tables/{table}/") for name, p in (("ana", ana), ("ben", ben))}
+        players = {"ana": ana, "ben": ben}
+        states = {name: api(p.page, site, f"/api/tables/{table}/") for name, p in players.items()}
         if states["ana"]["status"] != "running":
             break
         name, state = next((n, s) for n, s in states.items() if s["seat"] in s["to_act"])
         move = strong.choose(state["view"], state["seat"]) if name == "ana" else state["legal"][0]
-        api((ana if name == "ana" else ben).page, site, f"/api/tables/{table}/move/", {"move": move, "v": state["v"]})
+        api(players[name].page, site, f"/api/tables/{table}/move/", {"move": move, "v": state["v"]})
     final = api(ana.page, site, f"/api/tables/{table}/")
     assert final["status"] == "finished" and final["outcome"]["winners"], final["outcome"]
     ratings = {r["seat"]: r for r in final["outcome"]["ratings"]}
@@ -91,7 +92,9 @@ def test_a_rated_game_changes_both_ratings_on_the_result_card_and_the_leaderboar
         for seat, entry in ratings.items():
             sign = "+" if entry["delta"] > 0 else "−"
             shown = next(t for t in texts if t.startswith(final["seats"][seat]["name"]))
-            assert re.search(rf"1\s?500 → \d\s?\d{{3}}\? \({sign}\d+\)", shown), shown
+            after = f"{entry['after'] // 1000}\\s?{entry['after'] % 1000:03d}"  # 1 662 (fr grouping)
+            expected = rf"1\s?500 → {after}\? \({re.escape(sign)}{abs(entry['delta'])}\)"
+            assert re.search(expected, shown), shown
         probe.assert_no_console_errors()
     shots = shots_dir()
     for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
@@ -116,7 +119,7 @@ def test_a_rated_game_changes_both_ratings_on_the_result_card_and_the_leaderboar
     page.get_by_role("link", name="ana").click()
     page.wait_for_url(re.compile(r"/joueurs/ana/$"))
     assert page.locator(f'[data-game="{GAME}"] [data-rating]').inner_text().endswith("?")
-    assert page.locator(f'.last-games a[href$="/jouer/table/{table}/replay/"]').count() == 1
+    assert page.locator(f'.last-games a[href="{reverse("games:replay", args=[table])}"]').count() == 1
     for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
         page.set_viewport_size(size)
         page.screenshot(path=str(shots / f"profile-{label}.png"), full_page=True)

@@ -113,7 +113,8 @@ def test_a_rated_game_between_accounts_rates_both_once_and_the_end_frame_shows_i
     # Rated once: neither the sweep nor another call changes anything.
     assert rate_pending() == 0
     assert rate_table(table, list(Seat.objects.filter(table=table).order_by("index")), timezone.now()) is None
-    assert RatingChange.objects.count() == 2 and Rating.objects.get(pk=ratings[people[0].user_id].pk).games == 1
+    assert RatingChange.objects.count() == 2
+    assert Rating.objects.get(pk=ratings[people[0].user_id].pk).games == 1
 
 
 def test_guests_are_never_rated(people):
@@ -223,7 +224,8 @@ def test_the_worker_rates_a_finished_game_nobody_rated_once_with_a_rated_event(p
     version = table.version
     assert rate_pending() == 1
     table = Table.objects.get(pk=table.pk)
-    assert table.version == version + 1 and Action.objects.get(table=table, version=table.version).kind == "rated"
+    assert table.version == version + 1
+    assert Action.objects.get(table=table, version=table.version).kind == "rated"
     assert len(table.outcome["ratings"]) == 2 and RatingChange.objects.filter(table=table).count() == 2
     assert rate_pending() == 0 and Table.objects.get(pk=table.pk).version == version + 1
 
