@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -39,4 +40,25 @@ def sparkline(values: Sequence[float], label: str, width: int = WIDTH, height: i
         'vector-effect="non-scaling-stroke" stroke-linejoin="round" points="{line}"/>'
         '<circle cx="{x}" cy="{y}" r="3" fill="currentColor"/></svg>',
         w=width, h=height, label=label, line=line, x=last[0], y=last[1],
+    )
+
+
+def chart(values: Sequence[float], label: str, width: int = 320, height: int = 90) -> SafeString:
+    """The larger chart of a profile: the line, with the highest and lowest
+    ratings written at its left (numbers in the page's language)."""
+    if len(values) < 2:
+        return SafeString("")
+    gutter = 48
+    pairs = (p.split(",") for p in points(values, width - gutter, height).split())
+    line = " ".join(f"{float(x) + gutter:.1f},{y}" for x, y in pairs)
+    high, low = (number_format(round(v), force_grouping=True) for v in (max(values), min(values)))
+    return format_html(
+        '<svg class="rating-chart large" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '
+        'aria-label="{label}"><line x1="{g}" y1="{pad}" x2="{g}" y2="{bottom}" class="axis"/>'
+        '<text x="{tx}" y="{top}" text-anchor="end">{high}</text>'
+        '<text x="{tx}" y="{bottom}" text-anchor="end">{low}</text>'
+        '<polyline fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round" '
+        'points="{line}"/></svg>',
+        w=width, h=height, label=label, g=gutter, pad=PAD, bottom=height - PAD, tx=gutter - 6, top=PAD + 10,
+        high=high, low=low, line=line,
     )

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods
 from games import engines
 from games.models import Seat, Table
 from games.pages import games_info
-from games.ratings.chart import sparkline
+from games.ratings.chart import chart, sparkline
 from games.ratings.models import PROVISIONAL_RD, Departure, Privacy, Rating, RatingChange
 
 ACTIVE_DAYS = 90
@@ -34,9 +34,9 @@ def _is_private(user: Any) -> bool:
     return Privacy.objects.filter(user=user, private=True).exists()
 
 
-def _chart(values: list[float], name: str, title: str) -> str:
+def _chart(values: list[float], name: str, title: str, large: bool = False) -> str:
     label = _("Rating history of %(name)s at %(game)s") % {"name": name, "game": title}
-    return sparkline(values[-CHART_POINTS:], label)
+    return (chart if large else sparkline)(values[-CHART_POINTS:], label)
 
 
 def _histories(game: str, user_ids: list[int]) -> dict[int, list[float]]:
@@ -133,7 +133,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         stats = stats_of(rating.game)
         stats["rating"] = rating
         values = _histories(rating.game, [player.pk]).get(player.pk, [])
-        stats["chart"] = _chart(values, player.get_username(), stats["title"])
+        stats["chart"] = _chart(values, player.get_username(), stats["title"], large=True)
     recent = [t.pk for t, _seat, _left in played[:LAST_GAMES * 3]]
     changes = {c.table_id: c for c in RatingChange.objects.filter(user=player, table_id__in=recent)}
     last = []
