@@ -5,6 +5,7 @@ card shows the change."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.utils import timezone
@@ -12,6 +13,8 @@ from django.utils import timezone
 from games.models import Table
 
 BATCH = 20
+SWEEP_EVERY = 2.0  # seconds between two sweeps (a game to rate here is rare: most are rated at their end)
+_last_sweep = 0.0
 
 
 def rate_pending() -> int:
@@ -49,8 +52,13 @@ def rate_later(table_id: Any) -> bool:
 
 
 def run_sweep() -> float | None:
+    global _last_sweep
+    now = time.monotonic()
+    if now - _last_sweep < SWEEP_EVERY:
+        return SWEEP_EVERY - (now - _last_sweep)
+    _last_sweep = now
     rate_pending()
-    return None
+    return SWEEP_EVERY
 
 
 def register() -> None:

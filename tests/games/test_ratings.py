@@ -251,3 +251,19 @@ def test_a_game_ended_by_a_move_on_the_event_loop_is_rated_by_the_worker_once(pe
     assert [r["seat"] for r in table.outcome["ratings"]] == [0, 1]
     assert Action.objects.filter(table=table, kind="rated").count() == 1
     assert RatingChange.objects.filter(table=table).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rated_games_finished_before_ratings_existed_are_not_rated_afterwards(people):
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("ratings", "0001_initial")])
+    table = services.create_table(people[0], GAME)
+    Table.objects.filter(pk=table.pk).update(status="finished", rated=True, outcome={
+        "winners": [0], "scores": [1.0, 0.0], "reason": "test"})
+    executor = MigrationExecutor(connection)
+    executor.migrate([("ratings", "0002_games_before_ratings")])
+    assert RatedGame.objects.get(table_id=table.pk).reason == "before_ratings"
+    assert rate_pending() == 0 and not Rating.objects.exists()
