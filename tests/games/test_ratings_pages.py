@@ -60,6 +60,8 @@ def test_the_leaderboard_ranks_active_players_and_marks_provisional_ones(client,
     assert f"{after}?" in html.replace("\xa0", "")
     assert "<svg" in html and "polyline" in html  # each player's history, drawn on the server
     assert client.get(reverse("leaderboard", args=["chess"])).status_code == 404
+    index = client.get(reverse("leaderboards")).content.decode()
+    assert f'href="{reverse("leaderboard", args=[GAME])}"' in index
     with translation.override("en"):
         english = client.get(reverse("leaderboard", args=[GAME]))
     assert english.status_code == 200 and "1,720" in english.content.decode()
