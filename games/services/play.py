@@ -13,7 +13,7 @@ from games.engines.base import IllegalMove, Outcome, Rules
 from games.models import Connection, Seat, Table
 from games.protocol import TableError
 from games.services.clocks import _update_clocks
-from games.services.store import _record
+from games.services.store import _record, _writes
 from games.services.tables import _state, rules_for
 
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -45,6 +45,10 @@ def _finish(table: Table, seats: list[Seat], outcome: dict[str, Any] | None, now
     for seat in seats:
         seat.deadline = None
         seat.turn_started_at = None
+    if table.rated:
+        from games.ratings import service as ratings  # games.ratings reads the tables' models
+
+        ratings.game_ended(table, seats, now, batched=_writes.get() is not None)
 
 
 def _schedule(table: Table, seats: list[Seat], rules: Rules, state: Any, now: datetime) -> None:
@@ -95,6 +99,10 @@ def _play(table: Table, seats: list[Seat], rules: Rules, seat: int, move: str, k
 
 
 def _hand_to_bot(table: Table, seats: list[Seat], seat: Seat, level: str, now: datetime) -> None:
+    if table.rated:
+        from games.ratings import service as ratings
+
+        ratings.seat_left(table, seat, now)
     seat.user = None
     seat.guest_key = ""
     seat.bot_level = level

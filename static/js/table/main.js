@@ -5,6 +5,7 @@
 import { boardHost, boardStylesheets, lastMoveOf, loadBoard } from "./boards.js";
 import { Chat } from "./chat.js";
 import { clockLabel, el, fill, formatClock, gettext, ngettext, outcomeWords, seatName } from "./format.js";
+import { formatInteger } from "../l10n.js";
 import { MoveList } from "./moves.js";
 import { TableSocket } from "./socket.js";
 import { Sound } from "./sound.js";
@@ -34,7 +35,7 @@ class TableShell {
       setup: q("setup"), setupActions: q("setup-actions"), inviteBox: q("invite-box"), inviteLink: q("invite-link"),
       copyInvite: q("copy-invite"), botLevelBox: q("bot-level-box"), botLevel: q("bot-level"), actions: q("actions"),
       outcome: q("outcome"), outcomeTitle: q("outcome-title"), outcomeText: q("outcome-text"),
-      outcomeActions: q("outcome-actions"), slot: q("board-slot"), announce: q("announce"),
+      outcomeActions: q("outcome-actions"), outcomeRatings: q("outcome-ratings"), slot: q("board-slot"), announce: q("announce"),
       strip: q("strip"), banner: q("banner"), bannerText: q("banner-text"), bannerActions: q("banner-actions"),
       lastMove: q("last-move"), lastMoveText: q("last-move-text"),
     };
@@ -594,6 +595,7 @@ class TableShell {
       : !frame.outcome.winners.length ? "draw"
         : frame.seat !== null && frame.outcome.winners.includes(frame.seat) ? "won"
           : frame.seat !== null ? "lost" : "over";
+    this.renderRatings();
     const actions = [];
     if (frame.rematch) {
       actions.push(el("a", { class: "button", href: this.tableLink(frame.rematch), dataset: { rematchLink: "" } },
@@ -617,6 +619,23 @@ class TableShell {
       this.sound.beep(520, 0.3);
       box.focus({ preventScroll: false });
     }
+  }
+
+  /** What a rated game did to each player's rating: "Ana: 1 500 → 1 512 (+12)". */
+  renderRatings() {
+    const list = this.nodes.outcomeRatings;
+    if (!list) return;
+    const ratings = (this.frame.status === "finished" && this.frame.outcome && this.frame.outcome.ratings) || [];
+    list.hidden = !ratings.length;
+    list.replaceChildren(...ratings.map((r) => {
+      const after = formatInteger(r.after) + (r.provisional ? "?" : "");
+      const delta = (r.delta > 0 ? "+" : r.delta < 0 ? "−" : "±") + formatInteger(Math.abs(r.delta));
+      const text = fill(gettext("%(name)s: %(before)s → %(after)s (%(delta)s)"), {
+        name: seatName(this.frame.seats[r.seat] || {}), before: formatInteger(r.before), after, delta,
+      });
+      return el("li", { dataset: { ratingSeat: String(r.seat), ratingDelta: String(r.delta) },
+        class: r.seat === this.frame.seat ? "mine" : "" }, text);
+    }));
   }
 
   async rematch() {
