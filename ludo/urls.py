@@ -40,6 +40,7 @@ urlpatterns += i18n_patterns(
     path("sessions/", include("games.bookings.urls")),
     path("", include("games.urls")),
     path("", include("ludo.tokens.urls")),
+    path("", include("ludo.account.urls")),
     path("admin/", admin.site.urls),
     prefix_default_language=False,
 )
