@@ -108,7 +108,13 @@ def _anonymise(user: Any) -> None:
 
 
 def delete_account(user: Any, now: Any = None) -> None:
-    """Delete ``user``'s account as the module says. Safe to run twice."""
+    """Delete ``user``'s account as the module says. Safe to run twice.
+
+    Runs outside any transaction: each cancellation commits (and mails the
+    person at their real address) before the addresses are removed.
+    """
+    if transaction.get_connection().in_atomic_block:
+        raise RuntimeError("delete_account() must run outside a transaction (see its docstring)")
     now = now or timezone.now()
     _cancel_future_bookings(user, now)
     _leave_tables(user)
