@@ -2,7 +2,8 @@
 
 Nothing changes when the person asks: a signed link goes to the new address,
 and only following it (logged in as the same account) changes the address.
-The link carries the account, the new address and the address it replaces,
+The old address is told once the change is made. The link carries the
+account, the new address and the address it replaces,
 so it stops working once the address changed in any other way, and it
 expires after EMAIL_CHANGE_MAX_AGE. No row is stored.
 """
@@ -88,4 +89,15 @@ def confirm(token: str, user: Any) -> str:
     row.email = found.new
     row.save(update_fields=["email"])
     user.email = found.new
+    if found.old:
+        transaction.on_commit(lambda: send_notice(row, found.old, found.new))
     return found.new
+
+
+def send_notice(user: Any, old_email: str, new_email: str) -> None:
+    """Tell the old address that it no longer belongs to the account (in case it was not its owner)."""
+    context = {"user": user, "new_email": new_email, "site_url": settings.SITE_URL,
+               "reset": settings.SITE_URL + reverse("account:password_reset")}
+    subject = render_to_string("account/email/email_changed_subject.txt", context).strip()
+    body = render_to_string("account/email/email_changed.txt", context)
+    EmailMessage(subject, body, to=[old_email]).send()

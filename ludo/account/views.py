@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from ludo.account import email_change, export, history
+from ludo.account import email_change, export, history, mail_limits
 from ludo.account.deletion import delete_account
 from ludo.account.forms import DeleteForm, EmailForm, LanguageForm
 from ludo.language import account_language
@@ -80,6 +80,9 @@ def email(request: HttpRequest) -> HttpResponse:
     form = EmailForm(request.POST, user=request.user)
     if not form.is_valid():
         return _overview(request, email_form=form, status=400)
+    if not mail_limits.allow(form.cleaned_data["email"], request.META.get("REMOTE_ADDR", "")):
+        form.add_error("email", _("Too many links were sent lately. Try again in an hour."))
+        return _overview(request, email_form=form, status=429)
     email_change.send_confirmation(request.user, form.cleaned_data["email"])
     messages.success(request, _("A link is on its way to %(email)s: your address changes once you follow it.")
                      % {"email": form.cleaned_data["email"]})
@@ -130,7 +133,8 @@ def delete(request: HttpRequest) -> HttpResponse:
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's, with our templates; the link in the email starts with SITE_URL."""
+    """Django's, with our templates; the link in the email starts with SITE_URL.
+    Over the mail limit (mail_limits) it answers the same and sends nothing."""
 
     template_name = "account/password_reset_form.html"
     email_template_name = "account/email/password_reset.txt"
@@ -138,6 +142,8 @@ class PasswordResetView(auth_views.PasswordResetView):
     success_url = reverse_lazy("account:password_reset_done")
 
     def form_valid(self, form):
+        if not mail_limits.allow(form.cleaned_data["email"], self.request.META.get("REMOTE_ADDR", "")):
+            return redirect(self.get_success_url())
         self.extra_email_context = {"site_url": settings.SITE_URL}
         return super().form_valid(form)
 

@@ -28,7 +28,11 @@ from tests.conftest import PASSWORD
 
 @pytest.fixture(autouse=True)
 def _site_language():
-    """Each test starts in French: an /en/ request leaves English active in the thread."""
+    """Each test starts in French (an /en/ request leaves English active in the
+    thread) and with no account email counted against the limits."""
+    from ludo.account import mail_limits
+
+    mail_limits.forget()
     translation.activate(settings.LANGUAGE_CODE)
     yield
     translation.deactivate()

@@ -36,15 +36,19 @@ def test_it_sends_a_link_to_the_new_address_and_changes_nothing_yet(bob, setting
     assert LINK.search(message.body).group(0).startswith("https://ludo.example/compte/adresse/confirmer/")
 
 
-def test_following_the_link_changes_the_address(bob):
+def test_following_the_link_changes_the_address_and_tells_the_old_one(bob, django_capture_on_commit_callbacks):
     client = logged_in(bob)
     ask(client, "bob@new.example")
     path = LINK.search(mail.outbox[0].body).group(0).split("127.0.0.1:8000")[-1]
     page = client.get(path)
     assert page.status_code == 200 and "bob@new.example" in page.content.decode()
     assert email_of(bob) == "bob@example.org"  # a GET (a mail scanner's) changes nothing
-    assert client.post(path).status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(path).status_code == 302
     assert email_of(bob) == "bob@new.example"
+    notice = mail.outbox[-1]
+    assert notice.to == ["bob@example.org"] and "bob@new.example" in notice.body
+    assert "/compte/mot-de-passe/oubli/" in notice.body
     assert client.post(path).status_code == 302 and email_of(bob) == "bob@new.example"  # twice: no harm
 
 
@@ -94,3 +98,12 @@ def test_it_refuses_a_bad_or_taken_address_and_sends_nothing(bob, carol, email):
     response = ask(logged_in(bob), email)
     assert response.status_code == 400 and "errorlist" in response.content.decode()
     assert not mail.outbox and email_of(bob) == "bob@example.org"
+
+
+def test_it_stops_sending_links_past_the_limit(bob, settings):
+    settings.LUDO_ACCOUNT_MAIL_RATE_LIMIT = (1, 3600)
+    client = logged_in(bob)
+    assert ask(client, "bob@new.example").status_code == 302
+    refused = ask(client, "bob@new.example")
+    assert refused.status_code == 429 and "Trop de liens" in refused.content.decode()
+    assert len(mail.outbox) == 1

@@ -33,7 +33,7 @@ def test_it_shows_my_bookings_games_and_tokens(bob, carol, alice):
     html = logged_in(bob).get("/compte/").content.decode()
     assert "<h1>Mon compte</h1>" in html
     for text in ("Soirée à venir B", "Soirée passée B", "robot B", f"table {mine.running.pk}",
-                 f"table {mine.finished.pk}", "gagnée"):
+                 f"table {mine.finished.pk}", "gagnée", "2 places, au nom de bob B", "1 place, au nom de bob B"):
         assert text in html, text
     # Change or cancel through the booking's own page, with a fresh link.
     assert 'href="/sessions/reservation/' in html and "Modifier ou annuler" in html

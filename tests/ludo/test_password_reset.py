@@ -52,3 +52,10 @@ def test_it_is_in_english_under_en(bob):
     [message] = mail.outbox
     assert message.subject == "Your new password at Ludo"
     assert "/en/account/password/reset/" in message.body and "Someone (you, we hope)" in message.body
+
+
+def test_it_sends_at_most_the_limit_to_one_address_and_answers_the_same(bob, settings):
+    settings.LUDO_ACCOUNT_MAIL_RATE_LIMIT = (2, 3600)
+    answers = [Client().post("/compte/mot-de-passe/oubli/", {"email": "bob@example.org"})["Location"] for _ in range(4)]
+    assert answers == ["/compte/mot-de-passe/oubli/envoye/"] * 4
+    assert len(mail.outbox) == 2
