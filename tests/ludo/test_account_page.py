@@ -92,3 +92,19 @@ def test_it_refuses_an_unknown_language_and_changes_nothing(bob):
     client = logged_in(bob)
     client.post("/compte/langue/", {"language": "de"})
     assert not Profile.objects.filter(user=bob).exists()
+
+
+def test_its_queries_do_not_grow_with_my_history(bob, carol, alice, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    history_of(bob, alice, carol, "1")
+    client = logged_in(bob)
+    client.get("/compte/")  # warm the session
+    with CaptureQueriesContext(connection) as one:
+        assert client.get("/compte/").status_code == 200
+    for tag in ("2", "3", "4"):
+        history_of(bob, alice, carol, tag)
+    with django_assert_max_num_queries(len(one.captured_queries)):
+        html = client.get("/compte/").content.decode()
+    assert "Soirée à venir 4" in html and "robot 4" in html
