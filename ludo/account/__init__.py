@@ -8,5 +8,7 @@ through those apps' services.
 - export.py    everything stored about me, as JSON (never a token's secret)
 - deletion.py  delete my account: its data anonymised, its row emptied
 - email_change.py   the signed link sent to a new address
+- mail_limits.py   how many reset and confirmation emails an address may cause
+- forms.py   language, address, deletion
 - views.py, urls.py   the pages (/compte/..., /en/account/...)
 """

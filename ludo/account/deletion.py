@@ -67,8 +67,9 @@ def _cancel_future_bookings(user: Any, now: Any) -> None:
 
 def _leave_tables(user: Any) -> None:
     who = tables.Who(user_id=user.pk, name=user.get_username(), is_staff=bool(user.is_staff))
-    for table_id, status in Seat.objects.filter(user=user, table__status__in=(Table.Status.OPEN, Table.Status.RUNNING),
-                                                resigned=False).values_list("table_id", "table__status"):
+    playing = Seat.objects.filter(user=user, resigned=False,
+                                  table__status__in=(Table.Status.OPEN, Table.Status.RUNNING))
+    for table_id, status in playing.values_list("table_id", "table__status"):
         try:
             if status == Table.Status.OPEN:
                 tables.leave_table(table_id, who)

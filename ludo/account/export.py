@@ -30,8 +30,9 @@ def _at(value: Any) -> str | None:
 
 def _booking(row: Booking) -> dict[str, Any]:
     return {
-        "id": row.pk, "session": {"id": row.session_id, "title": row.session.title,
-                                  "starts_at": _at(row.session.starts_at), "ends_at": _at(row.session.ends_at)},
+        "id": row.pk,
+        "session": {"id": row.session_id, "title": row.session.title,
+                    "starts_at": _at(row.session.starts_at), "ends_at": _at(row.session.ends_at)},
         "name": row.name, "email": row.email, "seats": row.seats, "status": row.status,
         "language": row.language, "note": row.note, "changes": row.changes, "attended": row.attended,
         "booked_at": _at(row.created_at), "cancelled_at": _at(row.cancelled_at),
@@ -70,6 +71,8 @@ def export(user: Any) -> dict[str, Any]:
     """The whole document for ``user``; JSON-ready."""
     titles = game_titles()
     seats = Seat.objects.filter(user=user).select_related("table").order_by("table_id", "index")
+    oldest_first = ("created_at", "id")
+    created = Table.objects.filter(created_by=user).order_by("pk").values_list("pk", flat=True)
     return {
         "format": "ludo-account-export", "version": FORMAT_VERSION,
         "exported_at": _at(timezone.now()), "site": settings.SITE_URL,
@@ -85,7 +88,7 @@ def export(user: Any) -> dict[str, Any]:
         "session_proposals": [_proposal(p) for p in Proposal.objects.filter(user=user).select_related("game")
                               .order_by("created_at", "id")],
         "games": [_seat(s, titles) for s in seats],
-        "tables_created": list(Table.objects.filter(created_by=user).order_by("pk").values_list("pk", flat=True)),
-        "chat_messages": [_chat(m) for m in ChatMessage.objects.filter(user=user).order_by("created_at", "id")],
-        "api_tokens": [_token(t) for t in PersonalToken.objects.filter(user=user).order_by("created_at", "id")],
+        "tables_created": list(created),
+        "chat_messages": [_chat(m) for m in ChatMessage.objects.filter(user=user).order_by(*oldest_first)],
+        "api_tokens": [_token(t) for t in PersonalToken.objects.filter(user=user).order_by(*oldest_first)],
     }

@@ -30,12 +30,14 @@ EMAIL_ERRORS = {
     "bad_link": gettext_lazy("This link is not valid. Ask for the change again from your account."),
     "expired_link": gettext_lazy("This link has expired. Ask for the change again from your account."),
     "stale_link": gettext_lazy("Your address changed since this link was sent: this link no longer works."),
-    "wrong_account": gettext_lazy("This link is for another account. Log in with the account that asked for the change."),
+    "wrong_account": gettext_lazy(
+        "This link is for another account. Log in with the account that asked for the change."),
     "taken": gettext_lazy("Another account uses this address now."),
 }
 
 
-def _overview(request: HttpRequest, *, email_form: EmailForm | None = None, status: int = 200) -> HttpResponse:
+def _overview(request: HttpRequest, *, email_form: EmailForm | None = None,
+              status: int = 200) -> HttpResponse:
     user = request.user
     now = timezone.now()
     return render(request, "account/home.html", {
@@ -128,7 +130,8 @@ def delete(request: HttpRequest) -> HttpResponse:
         logout(request)
         messages.success(request, _("Your account is deleted. Thank you for playing with us."))
         return redirect("home")
-    return render(request, "account/delete.html", {"form": form, "upcoming": history.upcoming_bookings(request.user)},
+    upcoming = [b for b in history.upcoming_bookings(request.user) if b.is_active]
+    return render(request, "account/delete.html", {"form": form, "upcoming": upcoming},
                   status=400 if form.errors else 200)
 
 

@@ -116,3 +116,12 @@ def test_two_deleted_accounts_can_share_a_past_session(bob, carol, alice):
 def test_the_deletion_page_is_in_english_under_en(bob):
     html = logged_in(bob).get("/en/account/delete/").content.decode()
     assert "<h1>Delete my account</h1>" in html and "Deleted account" in html
+
+
+def test_deleting_refuses_to_run_inside_a_transaction(bob):
+    """Inside one, the cancellation emails would leave after the addresses are gone."""
+    from ludo.account.deletion import delete_account
+
+    with pytest.raises(RuntimeError):
+        delete_account(bob)
+    assert get_user_model().objects.get(pk=bob.pk).is_active

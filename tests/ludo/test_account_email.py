@@ -107,3 +107,14 @@ def test_it_stops_sending_links_past_the_limit(bob, settings):
     refused = ask(client, "bob@new.example")
     assert refused.status_code == 429 and "Trop de liens" in refused.content.decode()
     assert len(mail.outbox) == 1
+
+
+def test_an_account_without_an_address_can_add_one(db, django_capture_on_commit_callbacks):
+    user = get_user_model().objects.create_user("dora", "", "pw-dora-123456789")
+    client = logged_in(user)
+    assert "Pas encore d’adresse e-mail" in client.get("/compte/").content.decode()
+    ask(client, "dora@example.org")
+    path = LINK.search(mail.outbox[0].body).group(0).split("127.0.0.1:8000")[-1]
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(path)
+    assert email_of(user) == "dora@example.org" and len(mail.outbox) == 1  # no old address to tell
