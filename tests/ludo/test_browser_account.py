@@ -56,12 +56,16 @@ create_personal_token(zoe, "mon robot")
 
 
 def last_email(log: str) -> email.message.Message:
-    """The last message the console backend printed (each ends with a line of dashes)."""
-    blocks = [b for b in re.split(r"\n-{70,}\n", log) if "Subject:" in b]
-    assert blocks, f"no email in the server's log:\n{log[-2000:]}"
-    text = blocks[-1]
-    return email.message_from_string(text[text.index("Content-Type:") if text.startswith("Content-Type") else
-                                          text.index(re.search(r"^[A-Z][\w-]+: ", text, re.M).group(0)):])
+    """The last message the console backend printed: its header block (the
+    header lines around the last Subject) up to the line of dashes that closes it."""
+    lines = log.splitlines()
+    subject = max((i for i, line in enumerate(lines) if line.startswith("Subject: ")), default=None)
+    assert subject is not None, f"no email in the server's log:\n{log[-2000:]}"
+    start = subject
+    while start > 0 and re.match(r"[A-Za-z-]+: ", lines[start - 1]):
+        start -= 1
+    text = re.split(r"\n-{70,}\n", "\n".join(lines[start:]) + "\n")[0]
+    return email.message_from_string(text)
 
 
 def body_of(message: email.message.Message) -> str:
