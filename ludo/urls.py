@@ -41,6 +41,7 @@ urlpatterns += i18n_patterns(
     path("", include("games.urls")),
     path("", include("ludo.tokens.urls")),
     path("", include("games.ratings.urls")),
+    path("", include("ludo.account.urls")),
     path("admin/", admin.site.urls),
     prefix_default_language=False,
 )

@@ -84,10 +84,10 @@ def test_it_caps_the_tokens_of_an_account(bob, settings):
     assert PersonalToken.objects.count() == 2
 
 
-def test_the_account_menu_links_to_it_in_both_languages(bob):
+def test_the_account_page_links_to_it_in_both_languages(bob):
     client = logged_in(bob)
-    assert 'href="/compte/jetons/">Jetons d’API</a>' in client.get("/").content.decode()
-    assert 'href="/en/account/tokens/">API tokens</a>' in client.get("/en/").content.decode()
+    assert 'href="/compte/jetons/">Jetons d’API</a>' in client.get("/compte/").content.decode()
+    assert 'href="/en/account/tokens/">API tokens</a>' in client.get("/en/account/").content.decode()
     assert "Jetons d’API" in client.get("/compte/jetons/").content.decode()
     assert "<h1>API tokens</h1>" in client.get("/en/account/tokens/").content.decode()
 

@@ -1,0 +1,103 @@
+"""Changing an account's email address: the new address confirms by a link.
+
+Nothing changes when the person asks: a signed link goes to the new address,
+and only following it (logged in as the same account) changes the address.
+The old address is told once the change is made. The link carries the
+account, the new address and the address it replaces,
+so it stops working once the address changed in any other way, and it
+expires after EMAIL_CHANGE_MAX_AGE. No row is stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+SALT = "ludo.account.email-change"
+EMAIL_CHANGE_MAX_AGE = timedelta(days=2)
+
+
+class EmailChangeError(ValueError):
+    """A refused change; ``code`` is stable: bad_link, expired_link, stale_link, wrong_account, taken."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Request:
+    user_id: int
+    new: str
+    old: str
+
+
+def address_taken(email: str, user: Any) -> bool:
+    """Another account already uses this address (password resets go by address)."""
+    return get_user_model().objects.filter(email__iexact=email).exclude(pk=user.pk).exists()
+
+
+def make_token(user: Any, new_email: str) -> str:
+    return signing.dumps({"u": user.pk, "e": new_email, "o": user.email}, salt=SALT, compress=True)
+
+
+def read_token(token: str) -> Request:
+    try:
+        data = signing.loads(token, salt=SALT, max_age=EMAIL_CHANGE_MAX_AGE)
+    except signing.SignatureExpired:
+        raise EmailChangeError("expired_link") from None
+    except (signing.BadSignature, ValueError, UnicodeDecodeError):
+        raise EmailChangeError("bad_link") from None
+    try:
+        return Request(int(data["u"]), str(data["e"]), str(data["o"]))
+    except (KeyError, TypeError, ValueError):
+        raise EmailChangeError("bad_link") from None
+
+
+def send_confirmation(user: Any, new_email: str) -> None:
+    """Mail the link to the new address (in the current language)."""
+    link = settings.SITE_URL + reverse("account:email_confirm", args=[make_token(user, new_email)])
+    context = {"user": user, "new_email": new_email, "link": link,
+               "days": EMAIL_CHANGE_MAX_AGE.days, "site_url": settings.SITE_URL}
+    subject = render_to_string("account/email/email_change_subject.txt", context).strip()
+    body = render_to_string("account/email/email_change.txt", context)
+    EmailMessage(subject, body, to=[new_email]).send()
+
+
+@transaction.atomic
+def confirm(token: str, user: Any) -> str:
+    """Apply the change the link stands for to ``user`` (who must be its account); the new address."""
+    found = read_token(token)
+    if found.user_id != user.pk:
+        raise EmailChangeError("wrong_account")
+    row = get_user_model().objects.select_for_update().get(pk=user.pk)
+    if row.email == found.new:
+        return found.new  # followed twice: already done
+    if row.email != found.old:
+        raise EmailChangeError("stale_link")
+    if address_taken(found.new, row):
+        raise EmailChangeError("taken")
+    row.email = found.new
+    row.save(update_fields=["email"])
+    user.email = found.new
+    if found.old:
+        transaction.on_commit(lambda: send_notice(row, found.old, found.new))
+    return found.new
+
+
+def send_notice(user: Any, old_email: str, new_email: str) -> None:
+    """Tell the old address that it no longer belongs to the account (in case it was not its owner)."""
+    context = {"user": user, "new_email": new_email, "site_url": settings.SITE_URL,
+               "reset": settings.SITE_URL + reverse("account:password_reset")}
+    subject = render_to_string("account/email/email_changed_subject.txt", context).strip()
+    body = render_to_string("account/email/email_changed.txt", context)
+    EmailMessage(subject, body, to=[old_email]).send()

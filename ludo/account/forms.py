@@ -1,0 +1,50 @@
+"""The account page's forms: language, email address, deletion."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from ludo.account.email_change import address_taken
+
+
+class LanguageForm(forms.Form):
+    language = forms.ChoiceField(
+        label=_("Language of the site"), required=False,
+        choices=[("", _("My browser’s language"))] + [(code, name) for code, name in settings.LANGUAGES],
+    )
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(label=_("New email address"), max_length=254)
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        if email.lower() == (self.user.email or "").lower():
+            raise forms.ValidationError(_("This is already your address."))
+        if address_taken(email, self.user):
+            raise forms.ValidationError(_("Another account uses this address."))
+        return email
+
+
+class DeleteForm(forms.Form):
+    password = forms.CharField(label=_("Your password"), strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    confirm = forms.BooleanField(label=_("I understand that this cannot be undone."))
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("This is not your password."))
+        return password
