@@ -9,6 +9,7 @@ guests are people with an email and no account (carol, dave, ...), and
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 from datetime import date, datetime, time, timedelta
 
 import pytest
@@ -118,10 +119,20 @@ def soon(alice):
 
 @pytest.fixture
 def on_commit(django_capture_on_commit_callbacks):
-    """Run what the services leave for after the commit (the emails), as a
-    real commit would."""
+    """Run the block, then what follows its commit: the after-commit
+    callbacks, and the worker's job that sends the outbox's emails."""
 
+    @contextmanager
     def run():
-        return django_capture_on_commit_callbacks(execute=True)
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            yield callbacks
+        deliver()
 
     return run
+
+
+def deliver() -> int:
+    """What the worker's email job does: send every due outbox row."""
+    from games.bookings import emails
+
+    return emails.deliver_due(limit=1000)
