@@ -24,6 +24,17 @@ PARIS = timezone.get_default_timezone()
 
 
 @pytest.fixture(autouse=True)
+def _fresh_form_limits():
+    """The guests' forms count requests per client in the cache: every test
+    starts with none counted."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _site_language():
     """Each test starts in the site's default language: a request to an /en/
     page leaves English active in the test's thread, and reverse() would
@@ -120,10 +131,15 @@ def soon(alice):
 @pytest.fixture
 def on_commit(django_capture_on_commit_callbacks):
     """Run the block, then what follows its commit: the after-commit
-    callbacks, and the worker's job that sends the outbox's emails."""
+    callbacks, and the worker's job that sends the outbox's emails. Emails
+    queued before the block (by the test's setting up) are left unsent, so
+    a test sees the emails of its block only."""
+    from games.bookings.outbox import OutgoingEmail
 
     @contextmanager
     def run():
+        OutgoingEmail.objects.filter(status=OutgoingEmail.Status.QUEUED).update(
+            status=OutgoingEmail.Status.SKIPPED, last_error="queued before the test's block")
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
             yield callbacks
         deliver()
