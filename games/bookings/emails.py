@@ -58,14 +58,15 @@ WITH_CALENDAR = {"confirmed", "changed", "reminder", "cancelled", "session_cance
 
 def queue(kind: str, booking: Booking | int, **extra: Any) -> outbox.OutgoingEmail | None:
     """Put this booking email in the outbox (inside the current transaction).
-    The confirmation link goes at most once per window to one address."""
+    The confirmation link of one session goes at most once per window to
+    one address."""
     if kind not in SUBJECTS:
         raise KeyError(kind)
     if not isinstance(booking, Booking):
         booking = Booking.objects.get(pk=booking)
     once_per = conf.mail_window() if kind in VISITOR_KINDS else None
     return outbox.enqueue(kind, booking.email, language=booking.language, booking=booking, extra=extra,
-                          once_per=once_per)
+                          once_per=once_per, once_scope=f"session {booking.session_id}")
 
 
 def queue_proposal(kind: str, proposal: Proposal, **extra: Any) -> outbox.OutgoingEmail | None:

@@ -53,7 +53,7 @@ class OutgoingEmail(models.Model):
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     next_attempt_at = models.DateTimeField(_("next attempt"), default=timezone.now)
     last_error = models.TextField(_("last error"), blank=True)
-    # "kind:address:window" for the mails a visitor asks for: unique, so two
+    # "kind:scope:address:window" for the mails a visitor asks for: unique, so two
     # requests at the same instant cannot both write one.
     once_key = models.CharField(max_length=300, null=True, blank=True, unique=True, editable=False)
     created_at = models.DateTimeField(_("queued at"), default=timezone.now)
@@ -73,18 +73,20 @@ class OutgoingEmail(models.Model):
 
 
 def enqueue(kind: str, to: str, *, language: str = "fr", booking: Any = None, proposal: Any = None,
-            extra: dict | None = None, once_per: timedelta | None = None,
+            extra: dict | None = None, once_per: timedelta | None = None, once_scope: str = "",
             now: datetime | None = None) -> OutgoingEmail | None:
     """Write the row (inside the caller's transaction). With ``once_per``,
     nothing is written (None) when this address already got a row of this
-    kind within that time."""
+    kind (and ``once_scope``, e.g. one session) within that time."""
     now = now or timezone.now()
     once_key = None
     if once_per is not None:
-        if OutgoingEmail.objects.filter(to=to, kind=kind, created_at__gt=now - once_per).exists():
+        prefix = f"{kind}:{once_scope}:{to}:"
+        recent = OutgoingEmail.objects.filter(to=to, kind=kind, created_at__gt=now - once_per,
+                                              once_key__startswith=prefix)
+        if recent.exists():
             return None
-        slot = int(now.timestamp() // once_per.total_seconds())
-        once_key = f"{kind}:{to}:{slot}"[:300]
+        once_key = f"{prefix}{int(now.timestamp() // once_per.total_seconds())}"[:300]
     row = OutgoingEmail(kind=kind, to=to, language=language, booking=booking, proposal=proposal,
                         extra=extra or {}, once_key=once_key, created_at=now, next_attempt_at=now)
     try:

@@ -226,3 +226,16 @@ def test_one_client_address_is_limited_on_the_forms(client, soon):
     other = client.post(session.get_absolute_url(), {"name": "Xavier", "email": "x@example.org", "seats": 1},
                         REMOTE_ADDR="192.0.2.7")
     assert other.status_code == 302
+
+
+def test_a_session_that_filled_up_meanwhile_says_so_on_its_page(client, soon):
+    session = soon(capacity=2, waiting_list_size=0)
+    book(client, session, "carol@example.org", seats=2)
+    book(client, soon(), "carol@example.org")  # another session: its own confirmation
+    deliver()
+    assert len(mail.outbox) == 2
+    services.book(session.pk, seats=1, **guest(1))
+    response = client.post(confirm_path(mail.outbox[0]), follow=True)
+    assert response.redirect_chain[-1][0] == session.get_absolute_url()
+    assert "complète" in response.content.decode()
+    assert Booking.objects.get(email="carol@example.org", session=session).status == "unverified"

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.bookings import services, tokens
 from games.bookings.errors import BookingError
+from games.bookings.links import public_url
 from games.bookings.models import Booking, Proposal
 from games.bookings.views.guests import status_message
 
@@ -32,7 +33,12 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
         try:
             booking, already = services.confirm_booking(link.pk)
         except BookingError as exc:
-            return _refused(request, exc)
+            if exc.code == "confirm_expired":
+                return _refused(request, exc)
+            # The session filled up, was cancelled or has started: say so on its page.
+            messages.error(request, exc.message)
+            session = Booking.objects.select_related("session").get(pk=link.pk).session
+            return redirect(public_url(session))
         if already:
             messages.info(request, _("This address already had a booking for this session: here it is."))
         else:
