@@ -239,3 +239,26 @@ def test_a_session_that_filled_up_meanwhile_says_so_on_its_page(client, soon):
     assert response.redirect_chain[-1][0] == session.get_absolute_url()
     assert "complète" in response.content.decode()
     assert Booking.objects.get(email="carol@example.org", session=session).status == "unverified"
+
+
+def test_bookings_made_before_the_confirmation_step_count_as_confirmed(transactional_db):
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("bookings", "0002_seat_guard")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    start = timezone.now() + timedelta(days=2)
+    session = old.get_model("bookings", "Session").objects.create(
+        title="Soirée", starts_at=start, ends_at=start + timedelta(hours=3), capacity=4, remind_at=start,
+        invite_key="key")
+    old.get_model("bookings", "Booking").objects.create(
+        session=session, name="Carol", email="carol@example.org", seats=3, status="confirmed", language="fr",
+        created_at=timezone.now())
+    executor = MigrationExecutor(connection)
+    executor.migrate([node for node in executor.loader.graph.leaf_nodes() if node[0] == "bookings"])
+    booking = Booking.objects.select_related("session").get()
+    assert (booking.status, booking.confirm_by, booking.session.seats_taken) == ("confirmed", None, 3)
+    # Its seats are held: a party of two no longer fits and waits.
+    assert services.book(booking.session_id, seats=2, **guest(2)).status == "waiting"
