@@ -9,7 +9,16 @@ from django.utils.translation import gettext_lazy as _
 
 from games.bookings import services
 from games.bookings.errors import BookingError
-from games.bookings.models import Booking, CopyReservation, HostFeed, Proposal, Session, SessionSeries
+from games.bookings.models import (
+    Booking,
+    CopyReservation,
+    HostFeed,
+    OutgoingEmail,
+    Proposal,
+    Session,
+    SessionSeries,
+    VerifiedAddress,
+)
 
 
 class SessionAdminForm(forms.ModelForm):
@@ -112,3 +121,26 @@ class CopyReservationAdmin(admin.ModelAdmin):
 class HostFeedAdmin(admin.ModelAdmin):
     list_display = ("user", "created_at")
     readonly_fields = ("user", "key", "created_at")
+
+
+@admin.register(OutgoingEmail)
+class OutgoingEmailAdmin(admin.ModelAdmin):
+    """What the worker sent, is about to send, or could not send (and why)."""
+
+    list_display = ("kind", "to", "status", "attempts", "created_at", "sent_at", "next_attempt_at")
+    list_filter = ("status", "kind")
+    search_fields = ("to",)
+    readonly_fields = [f.name for f in OutgoingEmail._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(VerifiedAddress)
+class VerifiedAddressAdmin(admin.ModelAdmin):
+    list_display = ("user", "email", "verified_at")
+    search_fields = ("email", "user__username")
+    readonly_fields = ("user", "email", "verified_at")
+
+    def has_add_permission(self, request):
+        return False

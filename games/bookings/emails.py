@@ -1,10 +1,16 @@
 """The emails of a booking, in the language of the person who booked.
 
-Services call :func:`queue` inside their transaction; the email is built and
-sent only once the transaction has committed (from the row as it then is),
-so a rolled-back action never mails anybody. Every booking email carries a
-fresh signed link to view, change or cancel the booking; the confirmation
-(and every email about a confirmed booking) has the session as an .ics.
+Services call :func:`queue` inside their transaction: it writes a row of the
+outbox (``outbox``), which commits or rolls back with the action. The worker
+sends the rows (:func:`deliver_due`), building each email from the booking
+as it is then, never inside a request. Every booking email carries a fresh
+signed link to view, change or cancel the booking; the confirmation (and
+every email about a confirmed booking) has the session as an .ics.
+
+The emails a visitor's request asks for (the link confirming a booking or a
+proposal, the lost links) go to an address nobody has proved is the
+visitor's: they carry no text the visitor typed, only the site's own words,
+the session's or the game's, and the links.
 """
 
 from __future__ import annotations
@@ -15,13 +21,12 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMessage
-from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from games.bookings import conf, ics, tokens
+from games.bookings import conf, ics, outbox, tokens
 from games.bookings.links import absolute, public_url, table_link
 from games.bookings.models import Booking, Proposal
 
@@ -42,21 +47,41 @@ SUBJECTS: dict[str, Any] = {
     "proposal_received": _("Your session proposal: %(title)s"),
     "proposal_approved": _("Session proposal approved: %(title)s"),
     "proposal_declined": _("Session proposal declined: %(title)s"),
+    "confirm_booking": _("Confirm your booking: %(title)s"),
+    "confirm_proposal": _("Confirm your session proposal: %(title)s"),
+    "lost_links": _("Your bookings at Ludo"),
 }
+# Asked for by a visitor's request, to an address not yet proved theirs.
+VISITOR_KINDS = {"confirm_booking", "confirm_proposal", "lost_links"}
 WITH_CALENDAR = {"confirmed", "changed", "reminder", "cancelled", "session_cancelled"}
 
 
-def queue(kind: str, booking_id: int, **extra: Any) -> None:
-    """Send this booking email once the current transaction commits."""
+def queue(kind: str, booking: Booking | int, **extra: Any) -> outbox.OutgoingEmail | None:
+    """Put this booking email in the outbox (inside the current transaction).
+    The confirmation link of one session goes at most once per window to
+    one address."""
     if kind not in SUBJECTS:
         raise KeyError(kind)
-    transaction.on_commit(lambda: send(kind, booking_id, **extra))
+    if not isinstance(booking, Booking):
+        booking = Booking.objects.get(pk=booking)
+    once_per = conf.mail_window() if kind in VISITOR_KINDS else None
+    return outbox.enqueue(kind, booking.email, language=booking.language, booking=booking, extra=extra,
+                          once_per=once_per, once_scope=f"session {booking.session_id}")
 
 
-def queue_proposal(kind: str, proposal_id: int, **extra: Any) -> None:
+def queue_proposal(kind: str, proposal: Proposal, **extra: Any) -> outbox.OutgoingEmail | None:
     if kind not in SUBJECTS:
         raise KeyError(kind)
-    transaction.on_commit(lambda: send_proposal(kind, proposal_id, **extra))
+    once_per = conf.mail_window() if kind in VISITOR_KINDS else None
+    return outbox.enqueue(kind, proposal.email, language=proposal.language, proposal=proposal, extra=extra,
+                          once_per=once_per)
+
+
+def queue_lost_links(email: str, language: str) -> outbox.OutgoingEmail | None:
+    """The links of an address's live bookings, to that address (at most once
+    per window). Whether it has any is looked up when the worker sends it,
+    so the request does the same work either way."""
+    return outbox.enqueue("lost_links", email, language=language, once_per=conf.mail_window())
 
 
 def build(kind: str, booking: Any, now: datetime | None = None, **extra: Any) -> EmailMessage:
@@ -78,15 +103,17 @@ def build(kind: str, booking: Any, now: datetime | None = None, **extra: Any) ->
         return message
 
 
-def send(kind: str, booking_id: int, **extra: Any) -> bool:
-    try:
-        booking = Booking.objects.select_related("session").get(pk=booking_id)
-        build(kind, booking, **extra).send()
-        return True
-    except Exception:
-        # The action is committed; a lost email is logged, not a failed request.
-        log.exception("could not send the %s email of booking %s", kind, booking_id)
-        return False
+def build_confirm(booking: Booking, now: datetime | None = None) -> EmailMessage:
+    """The link that confirms an unverified booking: the session, the party
+    size and the deadline; nothing the visitor typed."""
+    with translation.override(booking.language):
+        session = booking.session
+        url = absolute(reverse("bookings:confirm", args=[tokens.confirm_token(booking, now)]))
+        context = {"booking": booking, "session": session, "confirm_url": url, "site_url": conf.site_url(),
+                   "minutes": int(conf.confirm_within().total_seconds() // 60)}
+        subject = str(SUBJECTS["confirm_booking"]) % {"title": session.title}
+        body = render_to_string("bookings/email/confirm_booking.txt", context)
+        return EmailMessage(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[booking.email])
 
 
 def build_proposal(kind: str, proposal: Any, now: datetime | None = None, **extra: Any) -> EmailMessage:
@@ -100,11 +127,63 @@ def build_proposal(kind: str, proposal: Any, now: datetime | None = None, **extr
         return EmailMessage(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[proposal.email])
 
 
-def send_proposal(kind: str, proposal_id: int, **extra: Any) -> bool:
-    try:
-        proposal = Proposal.objects.select_related("game", "session").get(pk=proposal_id)
-        build_proposal(kind, proposal, **extra).send()
-        return True
-    except Exception:
-        log.exception("could not send the %s email of proposal %s", kind, proposal_id)
-        return False
+def build_confirm_proposal(proposal: Proposal, now: datetime | None = None) -> EmailMessage:
+    with translation.override(proposal.language):
+        url = absolute(reverse("bookings:confirm_proposal", args=[tokens.confirm_proposal_token(proposal, now)]))
+        context = {"proposal": proposal, "confirm_url": url, "site_url": conf.site_url(),
+                   "minutes": int(conf.confirm_within().total_seconds() // 60)}
+        subject = str(SUBJECTS["confirm_proposal"]) % {"title": proposal.game.display_title}
+        body = render_to_string("bookings/email/confirm_proposal.txt", context)
+        return EmailMessage(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[proposal.email])
+
+
+def build_lost_links(email: str, language: str, now: datetime | None = None) -> EmailMessage | None:
+    """The links of the address's live bookings; None when it has none."""
+    now = now or timezone.now()
+    bookings = list(Booking.objects.filter(email=email, status__in=Booking.ACTIVE, session__ends_at__gt=now)
+                    .select_related("session").order_by("session__starts_at", "id")[:20])
+    if not bookings:
+        return None
+    with translation.override(language):
+        lines = [(b, absolute(reverse("bookings:manage", args=[tokens.manage_token(b, now)]))) for b in bookings]
+        body = render_to_string("bookings/email/lost_links.txt", {"lines": lines, "site_url": conf.site_url()})
+        return EmailMessage(subject=str(SUBJECTS["lost_links"]), body=body, from_email=settings.DEFAULT_FROM_EMAIL,
+                            to=[email])
+
+
+def message_for(row: outbox.OutgoingEmail) -> EmailMessage | None:
+    """The email of an outbox row as things are now; None when there is
+    nothing to send any more (its booking or proposal gone, confirmed
+    already, or an address without live bookings)."""
+    if row.kind == "lost_links":
+        return build_lost_links(row.to, row.language)
+    if row.kind == "confirm_booking":
+        booking = row.booking
+        return build_confirm(booking) if booking and booking.status == Booking.Status.UNVERIFIED else None
+    if row.kind == "confirm_proposal":
+        proposal = row.proposal
+        return build_confirm_proposal(proposal) if proposal and proposal.status == Proposal.Status.UNVERIFIED else None
+    if row.kind.startswith("proposal_"):
+        return build_proposal(row.kind, row.proposal, **row.extra) if row.proposal else None
+    return build(row.kind, row.booking, **row.extra) if row.booking else None
+
+
+def deliver_due(now: datetime | None = None, limit: int = 20) -> int:
+    """Send the outbox's due rows (the worker's job); returns how many were sent.
+    A row that fails keeps its error and is tried again later."""
+    sent = 0
+    for row in outbox.claim(now, limit):
+        try:
+            message = message_for(row)
+            if message is None:
+                outbox.mark_skipped(row, "nothing to send any more")
+                continue
+            message.send()
+        except Exception as exc:
+            log.warning("could not send outbox email %s (%s), attempt %s", row.pk, row.kind, row.attempts,
+                        exc_info=True)
+            outbox.mark_failed(row, f"{type(exc).__name__}: {exc}")
+        else:
+            outbox.mark_sent(row)
+            sent += 1
+    return sent

@@ -27,6 +27,7 @@ MESSAGES: dict[str, Any] = {
     "invitation_only": _("This session is by invitation only: use the link you were given."),
     "already_booked": _("This email address already has a booking for this session: use the link in your confirmation email to change it."),
     "party_too_large": _("This session has only %(capacity)s seats in all."),
+    "party_too_large_unverified": _("Without an account, one booking is for at most %(max)s people. For a larger party, please contact the hosts."),
     "full": _("This session is full, and its waiting list too."),
     "full_no_waiting_list": _("This session is full (it has no waiting list)."),
     "not_enough_seats": _("Only %(free)s more seats are free."),
@@ -46,6 +47,7 @@ MESSAGES: dict[str, Any] = {
     # links
     "bad_link": _("This link is not valid. Check that you copied all of it."),
     "expired_link": _("This link has expired. Every email we send carries a fresh one; ask for a new link below."),
+    "confirm_expired": _("This confirmation link has expired: a booking or a proposal not confirmed within its deadline is dropped. Please make it again."),
     "stale_link": _("This link was replaced when the booking was changed. Use the link in the latest email."),
     # proposals
     "no_proposal": _("There is no such proposal."),

@@ -11,12 +11,14 @@ import time
 
 from django.utils import timezone
 
-from games.bookings import services
+from games.bookings import emails, outbox, services
 from games.bookings.models import Booking
 
 REMINDERS_EVERY = 60.0
 COPIES_EVERY = 60.0
 OFFERS_AT_MOST = 30.0
+LAPSE_EVERY = 60.0
+EMAILS_AT_MOST = 5.0
 
 _last_run: dict[str, float] = {}
 
@@ -57,9 +59,26 @@ def sync_copies() -> float:
     return COPIES_EVERY
 
 
+def send_emails() -> float:
+    """Send the outbox's due emails (a failed one is tried again later)."""
+    emails.deliver_due()
+    return outbox.seconds_until_due(at_most=EMAILS_AT_MOST)
+
+
+def lapse_unverified() -> float:
+    """Drop the bookings and proposals nobody confirmed in time."""
+    wait = _throttled("lapse", LAPSE_EVERY)
+    if wait is not None:
+        return wait
+    services.lapse_unverified()
+    return LAPSE_EVERY
+
+
 def register() -> None:
     from ludo import worker
 
     worker.register("bookings.offers", expire_offers)
     worker.register("bookings.reminders", send_reminders)
     worker.register("bookings.copies", sync_copies)
+    worker.register("bookings.emails", send_emails)
+    worker.register("bookings.unverified", lapse_unverified)

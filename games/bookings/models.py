@@ -1,6 +1,12 @@
 """Sessions at the house: time slots to play there, the bookings for them,
 the guests' proposals, recurring rules, and the copies set aside.
 
+A visitor whose address is not known to be theirs books in two steps
+(double opt-in): the booking is first "unverified", holds no seat and no
+place in the waiting list, and lapses after a short deadline
+(``confirm_by``); the link emailed to the address confirms it, and only then
+is it placed like any other booking (``services.confirmation``).
+
 Seats never overbook. ``Session.seats_taken`` is the sum of the seats of the
 bookings that hold seats (awaiting approval, confirmed, or offered from the
 waiting list). Triggers in the database keep it equal to that sum on every
@@ -251,6 +257,7 @@ class Booking(models.Model):
         CANCELLED = "cancelled", _("cancelled")
         DECLINED = "declined", _("declined")
         EXPIRED = "expired", _("offer expired")
+        UNVERIFIED = "unverified", _("awaiting email confirmation")
 
     # The statuses that hold seats (seatguard's triggers list the same values).
     HOLDING = (Status.PENDING, Status.CONFIRMED, Status.OFFERED)
@@ -270,6 +277,8 @@ class Booking(models.Model):
     # used change link cannot be replayed.
     changes = models.PositiveSmallIntegerField(_("changes made"), default=0)
     offer_expires_at = models.DateTimeField(_("offer expires at"), null=True, blank=True, db_index=True)
+    # An unverified booking lapses (is deleted) at this time unless its address confirmed it.
+    confirm_by = models.DateTimeField(_("to confirm by"), null=True, blank=True, db_index=True)
     attended = models.BooleanField(_("came"), null=True, blank=True)
     reminder_sent_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
@@ -285,9 +294,11 @@ class Booking(models.Model):
                                    name="bookings_booking_seats_range"),
             models.CheckConstraint(
                 condition=Q(status__in=["pending", "confirmed", "waiting", "offered", "cancelled", "declined",
-                                        "expired"]),
+                                        "expired", "unverified"]),
                 name="bookings_booking_status_known",
             ),
+            models.CheckConstraint(condition=~Q(status="unverified") | Q(confirm_by__isnull=False),
+                                   name="bookings_booking_unverified_has_deadline"),
             models.CheckConstraint(condition=~Q(status="offered") | Q(offer_expires_at__isnull=False),
                                    name="bookings_booking_offer_has_deadline"),
             # One live booking per email and session (change it rather than book twice).
@@ -331,6 +342,7 @@ class Proposal(models.Model):
     the session, with the guest's party booked) or declines."""
 
     class Status(models.TextChoices):
+        UNVERIFIED = "unverified", _("awaiting email confirmation")
         PENDING = "pending", _("waiting for a host")
         APPROVED = "approved", _("approved")
         DECLINED = "declined", _("declined")
@@ -354,6 +366,8 @@ class Proposal(models.Model):
                                    related_name="+")
     decided_at = models.DateTimeField(null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True, max_length=2000)
+    # An unverified proposal lapses (is deleted) at this time unless its address confirmed it.
+    confirm_by = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -368,6 +382,24 @@ class Proposal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} · {self.name} ({self.status})"
+
+
+class VerifiedAddress(models.Model):
+    """An email address an account has shown to be its own, by following a
+    confirmation link sent there while logged in: that account then books
+    with it directly."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    email = models.EmailField(_("email"))
+    verified_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("verified address")
+        verbose_name_plural = _("verified addresses")
+        constraints = [models.UniqueConstraint(fields=["user", "email"], name="bookings_verified_address_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} <{self.email}>"
 
 
 class CopyReservation(models.Model):
@@ -413,3 +445,7 @@ class HostFeed(models.Model):
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+# The outbox's model lives with its functions; imported here so Django finds it.
+from games.bookings.outbox import OutgoingEmail  # noqa: E402, F401

@@ -20,6 +20,8 @@ from games.bookings.errors import BookingError
 
 MANAGE_SALT = "ludo.bookings.manage"
 PROPOSAL_SALT = "ludo.bookings.proposal"
+CONFIRM_SALT = "ludo.bookings.confirm"
+CONFIRM_PROPOSAL_SALT = "ludo.bookings.confirm-proposal"
 
 
 @dataclass(frozen=True)
@@ -68,3 +70,21 @@ def proposal_token(proposal, now: datetime | None = None) -> str:
 
 def read_proposal_token(token: str, now: datetime | None = None) -> Link:
     return _read(PROPOSAL_SALT, token, now)
+
+
+def confirm_token(booking, now: datetime | None = None) -> str:
+    """The link that confirms an unverified booking (it works until the booking's deadline)."""
+    return _make(CONFIRM_SALT, booking.pk, 0, now)
+
+
+def read_confirm_token(token: str, now: datetime | None = None) -> Link:
+    return _read(CONFIRM_SALT, token, now)
+
+
+def confirm_proposal_token(proposal, now: datetime | None = None) -> str:
+    """The link that confirms an unverified proposal."""
+    return _make(CONFIRM_PROPOSAL_SALT, proposal.pk, 0, now)
+
+
+def read_confirm_proposal_token(token: str, now: datetime | None = None) -> Link:
+    return _read(CONFIRM_PROPOSAL_SALT, token, now)

@@ -9,6 +9,7 @@ guests are people with an email and no account (carol, dave, ...), and
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 from datetime import date, datetime, time, timedelta
 
 import pytest
@@ -20,6 +21,17 @@ from games.bookings import services
 from games.bookings.models import Session
 
 PARIS = timezone.get_default_timezone()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_form_limits():
+    """The guests' forms count requests per client in the cache: every test
+    starts with none counted."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)
@@ -118,10 +130,25 @@ def soon(alice):
 
 @pytest.fixture
 def on_commit(django_capture_on_commit_callbacks):
-    """Run what the services leave for after the commit (the emails), as a
-    real commit would."""
+    """Run the block, then what follows its commit: the after-commit
+    callbacks, and the worker's job that sends the outbox's emails. Emails
+    queued before the block (by the test's setting up) are left unsent, so
+    a test sees the emails of its block only."""
+    from games.bookings.outbox import OutgoingEmail
 
+    @contextmanager
     def run():
-        return django_capture_on_commit_callbacks(execute=True)
+        OutgoingEmail.objects.filter(status=OutgoingEmail.Status.QUEUED).update(
+            status=OutgoingEmail.Status.SKIPPED, last_error="queued before the test's block")
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            yield callbacks
+        deliver()
 
     return run
+
+
+def deliver() -> int:
+    """What the worker's email job does: send every due outbox row."""
+    from games.bookings import emails
+
+    return emails.deliver_due(limit=1000)

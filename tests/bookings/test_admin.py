@@ -14,7 +14,8 @@ def test_hosts_browse_every_sessions_model(client, alice, soon):
     session = soon()
     booking = services.book(session.pk, seats=1, **guest(1))
     client.force_login(alice)
-    for name in ("session", "booking", "sessionseries", "proposal", "copyreservation", "hostfeed"):
+    for name in ("session", "booking", "sessionseries", "proposal", "copyreservation", "hostfeed",
+                 "outgoingemail", "verifiedaddress"):
         assert client.get(reverse(f"admin:bookings_{name}_changelist")).status_code == 200, name
     assert client.get(reverse("admin:bookings_session_change", args=[session.pk])).status_code == 200
     assert client.get(reverse("admin:bookings_booking_change", args=[booking.pk])).status_code == 200

@@ -1,11 +1,15 @@
 """Booking in a real Chromium against a real daphne: a guest finds a session,
-books for a party, lands on the booking page, cancels; a host sees it in the
-calendar. No console error (a CSP violation is one); screenshots in
-artifacts/screenshots/."""
+books for a party, is asked to check their email, follows the link the
+worker mailed (read from what the worker sent), confirms, lands on the
+booking page, cancels; a host sees it in the calendar. No console error (a
+CSP violation is one); screenshots in artifacts/screenshots/."""
 
 from __future__ import annotations
 
+import email
+import re
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -46,10 +50,30 @@ def test_a_guest_books_and_cancels_and_the_host_sees_it(daphne_server, server_en
     page.fill("input[name=email]", "carol@example.org")
     page.fill("input[name=seats]", "2")
     page.get_by_role("button", name="Réserver").click()
+    page.wait_for_url("**/sessions/reservation/verifiez-vos-e-mails/")
+    assert page.locator("h1").inner_text() == "Consultez vos e-mails"
+    browser_page.screenshot("check-email-desktop")
+    page.set_viewport_size(PHONE)
+    browser_page.screenshot("check-email-phone")
+    page.set_viewport_size(DESKTOP)
+
+    # Nothing is sent inside the request: the worker's job sends the outbox.
+    sent = manage("worker", "--once", "--job", "bookings.emails",
+                  env={**server_env, "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}).stdout
+    [message] = [email.message_from_string(part) for part in sent.split("-" * 79) if part.strip()]
+    assert message["To"] == "carol@example.org"
+    body = message.get_payload(decode=True).decode()
+    link = re.search(r"https?://\S+/sessions/reservation/confirmer/\S+/", body).group(0)
+    page.goto(daphne_server.url(urlsplit(link).path))
+    assert page.locator("h1").inner_text() == "Confirmez votre réservation"
+    page.get_by_role("button", name="Confirmer ma réservation").click()
     page.wait_for_url("**/sessions/reservation/**")
     assert page.locator("h1").inner_text() == "Votre réservation"
     assert page.locator(".status").inner_text().startswith("confirmée")
     browser_page.screenshot("booking-fr-desktop")
+    page.set_viewport_size(PHONE)
+    browser_page.screenshot("booking-fr-phone")
+    page.set_viewport_size(DESKTOP)
 
     page.get_by_role("button", name="Annuler ma réservation").click()
     page.wait_for_load_state()

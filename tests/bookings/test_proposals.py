@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from urllib.parse import urlsplit
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -25,19 +27,29 @@ def form(day, **extra):
             "name": "Carol", "email": "carol@example.org", "message": "Pour l’anniversaire de Léa", **extra}
 
 
-def test_a_guest_proposes_from_the_page(client, azul, mailoutbox, on_commit):
+def test_a_guest_proposes_from_the_page_and_confirms_by_email(client, azul, mailoutbox, on_commit):
     day = timezone.localdate() + timedelta(days=10)
     with on_commit():
         response = client.post(reverse("bookings:propose"), form(day))
-    assert response.status_code == 302
+    assert response.status_code == 302 and response["Location"] == reverse("bookings:check_email")
     proposal = Proposal.objects.get()
-    assert (proposal.game, proposal.seats, proposal.status) == (azul, 3, "pending")
+    assert (proposal.game, proposal.seats, proposal.status) == (azul, 3, "unverified")
     assert timezone.localtime(proposal.starts_at).strftime("%H:%M") == "15:00"
+    [message] = mailoutbox
+    # The address is not known to be the visitor's: the mail carries none of the visitor's words.
+    assert message.to == ["carol@example.org"] and "Léa" not in message.body and "Carol" not in message.body
+    confirm = next(line for line in message.body.splitlines() if "/proposition/confirmer/" in line)
+    path = urlsplit(confirm.strip()).path
+    assert client.get(path).status_code == 200
+    with on_commit():
+        response = client.post(path)
+    proposal.refresh_from_db()
+    assert proposal.status == "pending"
     assert response["Location"] == reverse("bookings:proposal", args=[tokens.proposal_token(proposal)])
     page = client.get(response["Location"])
     assert page.status_code == 200 and "Azul" in page.content.decode()
-    [message] = mailoutbox
-    assert message.to == ["carol@example.org"] and "/sessions/proposition/" in message.body
+    [_, received] = mailoutbox
+    assert received.to == ["carol@example.org"] and "/sessions/proposition/" in received.body
 
 
 def test_a_proposal_needs_a_known_game_and_a_future_time(client, azul):

@@ -4,6 +4,7 @@ an invitation-only session behind its link; no inline code, CSRF on forms."""
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 from datetime import timedelta
 
 from django.test import Client
@@ -12,7 +13,7 @@ from django.utils import timezone
 
 from games.bookings import services, tokens
 from games.bookings.models import Booking, Session
-from tests.bookings.conftest import guest
+from tests.bookings.conftest import deliver, guest
 from ludo.language import english_url
 
 
@@ -49,7 +50,19 @@ def test_booking_from_the_session_page(client, soon, mailoutbox):
     no_inline_code(page.content.decode())
     response = client.post(session.get_absolute_url(), {"name": "Carol", "email": "carol@example.org", "seats": 3})
     booking = Booking.objects.get()
-    assert response.status_code == 302
+    assert response.status_code == 302 and response["Location"] == reverse("bookings:check_email")
+    assert (booking.seats, booking.status, booking.language) == (3, "unverified", "fr")
+    check = client.get(response["Location"])
+    assert check.status_code == 200 and "30 minutes" in check.content.decode()
+    no_inline_code(check.content.decode())
+    deliver()
+    [message] = mailoutbox
+    confirm = urlsplit(next(line for line in message.body.splitlines() if "/reservation/confirmer/" in line).strip())
+    page = client.get(confirm.path)
+    assert page.status_code == 200 and "Confirmer ma réservation" in page.content.decode()
+    no_inline_code(page.content.decode())
+    response = client.post(confirm.path)
+    booking.refresh_from_db()
     assert response["Location"] == reverse("bookings:manage", args=[tokens.manage_token(booking)])
     assert (booking.seats, booking.status, booking.language) == (3, "confirmed", "fr")
 

@@ -5,7 +5,8 @@ Every action on a session's seats locks the session row first
 and writers take turns), then the booking rows it touches, always in that
 order (``locks``). Free seats are counted from ``Session.seats_taken``, which
 the database keeps equal to the seats held (see ``seatguard``), inside the
-lock. Emails leave only after the transaction commits (``emails.queue``). Bad
+lock. Emails are outbox rows written in the same transaction and sent by the
+worker (``emails.queue``, ``outbox``). Bad
 input raises :class:`BookingError` and changes nothing.
 
 Views, admin, commands and the worker's jobs all come through here, by the
@@ -15,6 +16,7 @@ names below (``services.book``, ``services.cancel``, ...). The modules:
     locks.py         the lock order (session, then bookings), free seats, the staff check
     sessions.py      a host's sessions and recurring rules
     booking.py       a guest's booking: book, change, cancel, accept an offer
+    confirmation.py  visitors' bookings and proposals confirmed by email first (double opt-in)
     waiting_list.py  offering freed seats, offers that run out
     hosts.py         approve, decline, who came; a host's calendar feed
     reminders.py     the reminder the day before
@@ -23,7 +25,15 @@ names below (``services.book``, ``services.cancel``, ...). The modules:
     live_table.py    a live table for the people booked
 """
 
-from games.bookings.services.booking import accept_offer, book, can_see, cancel, change
+from games.bookings.services.booking import accept_offer, address_verified, book, can_see, cancel, change
+from games.bookings.services.confirmation import (
+    confirm_booking,
+    confirm_proposal,
+    lapse_unverified,
+    request_booking,
+    request_links,
+    request_proposal,
+)
 from games.bookings.services.copies import release_copy, reserve_copy, sync_copies
 from games.bookings.services.hosts import approve, decline, host_feed, mark_attendance, renew_host_feed
 from games.bookings.services.inputs import (
@@ -56,6 +66,7 @@ __all__ = [
     "SESSION_FIELDS",
     "SeriesResult",
     "accept_offer",
+    "address_verified",
     "approve",
     "approve_proposal",
     "book",
@@ -67,6 +78,8 @@ __all__ = [
     "clean_language",
     "clean_name",
     "clean_seats",
+    "confirm_booking",
+    "confirm_proposal",
     "create_series",
     "create_session",
     "decline",
@@ -75,12 +88,16 @@ __all__ = [
     "expire_offer",
     "expire_offers",
     "host_feed",
+    "lapse_unverified",
     "local_span",
     "mark_attendance",
     "open_live_table",
     "propose",
     "release_copy",
     "renew_host_feed",
+    "request_booking",
+    "request_links",
+    "request_proposal",
     "reserve_copy",
     "send_due_reminders",
     "sync_copies",

@@ -1,7 +1,9 @@
 """A guest's booking: book seats (confirmed, awaiting approval, or on the
 waiting list), change the party or the name, cancel, take a seat offered from
 the waiting list. Guests without an account act through their emailed link,
-whose change counter ``counter`` retires older links."""
+whose change counter ``counter`` retires older links. A party booked by an
+address no account vouches for stays within ``conf.unverified_max_seats``,
+changes included."""
 
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.bookings import emails
+from games.bookings.conf import unverified_max_seats
 from games.bookings.errors import BookingError
-from games.bookings.models import Booking, Session
+from games.bookings.models import Booking, Session, VerifiedAddress
 from games.bookings.services.inputs import clean_email, clean_language, clean_name, clean_seats
 from games.bookings.services.locks import free_seats, lock_booking, lock_session, require_staff
 from games.bookings.services.waiting_list import offer_freed_seats
@@ -31,12 +34,41 @@ def can_see(session: Session, invite: str | None, user: Any = None) -> bool:
     return bool(invite) and hmac.compare_digest(str(invite), session.invite_key)
 
 
+def check_bookable(session: Session, seats: int, now: datetime) -> None:
+    """Refuse a booking the session cannot take whoever asks (nothing here
+    depends on the address)."""
+    if session.status != Session.Status.SCHEDULED:
+        raise BookingError("session_cancelled")
+    if now >= session.starts_at:
+        raise BookingError("session_started")
+    if seats > session.capacity:
+        raise BookingError("party_too_large", capacity=session.capacity)
+
+
+def placement(session: Session, seats: int) -> str:
+    """Where a party goes now: its seats (confirmed, or awaiting approval),
+    the waiting list, or nowhere (refused). Under the session lock."""
+    if seats <= free_seats(session):
+        return Booking.Status.PENDING if session.requires_approval else Booking.Status.CONFIRMED
+    if session.waiting_list_size == 0:
+        raise BookingError("full_no_waiting_list")
+    if session.bookings.filter(status=Booking.Status.WAITING).count() < session.waiting_list_size:
+        return Booking.Status.WAITING
+    raise BookingError("full")
+
+
+PLACED_EMAIL = {"confirmed": "confirmed", "pending": "received", "waiting": "waiting"}
+
+
 @transaction.atomic
 def book(session_id: Any, *, name: Any, email: Any, seats: Any, user: Any = None, language: Any = "fr",
          note: Any = "", invite: str | None = None, now: datetime | None = None) -> Booking:
-    """Book seats for a party. Confirmed (or awaiting approval) when the seats
-    are free; on the waiting list when they are not and the list has room;
-    refused otherwise."""
+    """Book seats for a party whose address is known to be theirs (an
+    account's verified address, a host booking someone in). Visitors come
+    through ``request_booking``, which confirms the address first.
+
+    Confirmed (or awaiting approval) when the seats are free; on the waiting
+    list when they are not and the list has room; refused otherwise."""
     now = now or timezone.now()
     name, email, seats = clean_name(name), clean_email(email), clean_seats(seats)
     language = clean_language(language)
@@ -44,22 +76,10 @@ def book(session_id: Any, *, name: Any, email: Any, seats: Any, user: Any = None
     session = lock_session(session_id)
     if not can_see(session, invite, user):
         raise BookingError("invitation_only")
-    if session.status != Session.Status.SCHEDULED:
-        raise BookingError("session_cancelled")
-    if now >= session.starts_at:
-        raise BookingError("session_started")
-    if seats > session.capacity:
-        raise BookingError("party_too_large", capacity=session.capacity)
+    check_bookable(session, seats, now)
     if session.bookings.filter(email=email, status__in=Booking.ACTIVE).exists():
         raise BookingError("already_booked")
-    if seats <= free_seats(session):
-        status = Booking.Status.PENDING if session.requires_approval else Booking.Status.CONFIRMED
-    elif session.waiting_list_size == 0:
-        raise BookingError("full_no_waiting_list")
-    elif session.bookings.filter(status=Booking.Status.WAITING).count() < session.waiting_list_size:
-        status = Booking.Status.WAITING
-    else:
-        raise BookingError("full")
+    status = placement(session, seats)
     try:
         with transaction.atomic():
             booking = Booking.objects.create(
@@ -70,7 +90,7 @@ def book(session_id: Any, *, name: Any, email: Any, seats: Any, user: Any = None
         # Only reachable if something bypassed the lock; the database held the line.
         log.warning("booking refused by the database for session %s", session.pk)
         raise BookingError("full") from None
-    emails.queue({"confirmed": "confirmed", "pending": "received", "waiting": "waiting"}[status], booking.pk)
+    emails.queue(PLACED_EMAIL[status], booking)
     return booking
 
 
@@ -97,10 +117,22 @@ def cancel(booking_id: Any, *, counter: int | None = None, by_staff: Any = None,
     booking.cancelled_at = now
     booking.offer_expires_at = None
     booking.save()
-    emails.queue("cancelled", booking.pk, by_staff=by_staff is not None)
+    emails.queue("cancelled", booking, by_staff=by_staff is not None)
     if held:
         offer_freed_seats(session, now)
     return booking
+
+
+def address_verified(user: Any, email: str) -> bool:
+    """Whether ``user`` is an account known to own ``email``: a host's
+    account (an operator set its address), or an address the account
+    confirmed through an emailed link."""
+    if user is None or not getattr(user, "is_authenticated", False) or not getattr(user, "is_active", False):
+        return False
+    email = str(email or "").strip().lower()
+    if user.is_staff and email and email == (user.email or "").strip().lower():
+        return True
+    return VerifiedAddress.objects.filter(user=user, email=email).exists()
 
 
 def _check_counter(booking: Booking, counter: int | None) -> None:
@@ -133,6 +165,8 @@ def change(booking_id: Any, *, counter: int, seats: Any = None, name: Any = None
     if new_seats > session.capacity:
         raise BookingError("party_too_large", capacity=session.capacity)
     more = new_seats - booking.seats
+    if more > 0 and new_seats > unverified_max_seats() and not address_verified(booking.user, booking.email):
+        raise BookingError("party_too_large_unverified", max=unverified_max_seats())
     if booking.holds_seats and more > 0:
         free = free_seats(session)
         if more > free:
@@ -140,7 +174,7 @@ def change(booking_id: Any, *, counter: int, seats: Any = None, name: Any = None
     booking.seats, booking.name = new_seats, new_name
     booking.changes += 1
     booking.save()
-    emails.queue("changed", booking.pk)
+    emails.queue("changed", booking)
     offer_freed_seats(session, now)
     return booking
 
@@ -158,5 +192,5 @@ def accept_offer(booking_id: Any, *, counter: int | None = None, now: datetime |
     booking.status = Booking.Status.PENDING if session.requires_approval else Booking.Status.CONFIRMED
     booking.offer_expires_at = None
     booking.save()
-    emails.queue("confirmed" if booking.status == Booking.Status.CONFIRMED else "received", booking.pk)
+    emails.queue("confirmed" if booking.status == Booking.Status.CONFIRMED else "received", booking)
     return booking

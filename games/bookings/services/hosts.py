@@ -25,7 +25,7 @@ def approve(booking_id: Any, by: Any, now: datetime | None = None) -> Booking:
         raise BookingError("not_pending")
     booking.status = Booking.Status.CONFIRMED
     booking.save()
-    emails.queue("confirmed", booking.pk)
+    emails.queue("confirmed", booking)
     return booking
 
 
@@ -39,7 +39,7 @@ def decline(booking_id: Any, by: Any, reason: str = "", now: datetime | None = N
         raise BookingError("not_pending")
     booking.status = Booking.Status.DECLINED
     booking.save()
-    emails.queue("declined", booking.pk, reason=str(reason or "").strip()[:500])
+    emails.queue("declined", booking, reason=str(reason or "").strip()[:500])
     offer_freed_seats(session, now)
     return booking
 

@@ -46,5 +46,5 @@ def open_live_table(session_id: Any, by: Any, game_slug: str | None = None):
     session.table = table
     session.save(update_fields=["table", "updated_at"])
     for booking in session.bookings.filter(status=Booking.Status.CONFIRMED):
-        emails.queue("table_open", booking.pk)
+        emails.queue("table_open", booking)
     return table

@@ -27,7 +27,8 @@ from games.bookings.services.sessions import create_session
 @transaction.atomic
 def propose(*, game: Any, starts_at: datetime, ends_at: datetime, seats: Any, name: Any, email: Any,
             user: Any = None, language: Any = "fr", message: Any = "", now: datetime | None = None) -> Proposal:
-    """A guest proposes a session around a game; the hosts decide."""
+    """A guest whose address is known to be theirs proposes a session around
+    a game; the hosts decide. Visitors come through ``request_proposal``."""
     now = now or timezone.now()
     if game is None:
         raise BookingError("bad_value", field="game", problem="?")
@@ -39,7 +40,7 @@ def propose(*, game: Any, starts_at: datetime, ends_at: datetime, seats: Any, na
         email=clean_email(email), user=user if getattr(user, "is_authenticated", False) else None,
         language=clean_language(language), message=str(message or "").strip()[:2000],
     )
-    emails.queue_proposal("proposal_received", proposal.pk)
+    emails.queue_proposal("proposal_received", proposal)
     return proposal
 
 
@@ -70,14 +71,14 @@ def approve_proposal(proposal_id: Any, by: Any, *, capacity: int, now: datetime 
     proposal.decided_by = by
     proposal.decided_at = now
     proposal.save()
-    emails.queue_proposal("proposal_approved", proposal.pk)
+    emails.queue_proposal("proposal_approved", proposal)
     # The proposer's party goes in directly (the host just said yes to them).
     Booking.objects.create(
         session=session, user=proposal.user, name=proposal.name, email=proposal.email, seats=proposal.seats,
         status=Booking.Status.CONFIRMED, language=proposal.language, note=proposal.message[:500], created_at=now,
     )
     booking = session.bookings.get(email=proposal.email)
-    emails.queue("confirmed", booking.pk)
+    emails.queue("confirmed", booking)
     return session
 
 
@@ -90,5 +91,5 @@ def decline_proposal(proposal_id: Any, by: Any, reason: str = "", now: datetime 
     proposal.decided_at = now or timezone.now()
     proposal.reason = str(reason or "").strip()[:2000]
     proposal.save()
-    emails.queue_proposal("proposal_declined", proposal.pk)
+    emails.queue_proposal("proposal_declined", proposal)
     return proposal

@@ -28,7 +28,8 @@ def due_reminders(now: datetime | None = None):
 
 @transaction.atomic
 def send_due_reminders(now: datetime | None = None, limit: int = 100) -> int:
-    """Mark due reminders sent and send them after commit. Rows are claimed
+    """Mark due reminders sent and put them in the outbox, in one
+    transaction (the worker sends them). Rows are claimed
     with SKIP LOCKED where the database has it, so two workers never send
     the same reminder."""
     now = now or timezone.now()
@@ -37,6 +38,6 @@ def send_due_reminders(now: datetime | None = None, limit: int = 100) -> int:
         rows = rows.select_for_update(skip_locked=True, of=("self",))
     ids = list(rows.values_list("id", flat=True)[:limit])
     Booking.objects.filter(pk__in=ids, reminder_sent_at__isnull=True).update(reminder_sent_at=now)
-    for pk in ids:
-        emails.queue("reminder", pk)
+    for booking in Booking.objects.filter(pk__in=ids):
+        emails.queue("reminder", booking)
     return len(ids)

@@ -86,7 +86,7 @@ def cancel_session(session_id: Any, by: Any, reason: str = "", now: datetime | N
         booking.cancelled_at = now
         booking.offer_expires_at = None
         booking.save()
-        emails.queue("session_cancelled", booking.pk, reason=reason)
+        emails.queue("session_cancelled", booking, reason=reason)
     return session
 
 

@@ -33,7 +33,7 @@ def offer_freed_seats(session: Session, now: datetime) -> list[Booking]:
         waiting.status = Booking.Status.OFFERED
         waiting.offer_expires_at = expires
         waiting.save()
-        emails.queue("offer", waiting.pk)
+        emails.queue("offer", waiting)
         offered.append(waiting)
         free -= waiting.seats
         if free <= 0:
@@ -52,7 +52,7 @@ def expire_offer(booking_id: Any, now: datetime | None = None) -> bool:
     booking.status = Booking.Status.EXPIRED
     booking.offer_expires_at = None
     booking.save()
-    emails.queue("offer_expired", booking.pk)
+    emails.queue("offer_expired", booking)
     offer_freed_seats(session, now)
     return True
 

@@ -10,10 +10,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.bookings import emails, forms, ics, services, tokens
+from games.bookings import forms, ics, services, throttle, tokens
 from games.bookings.errors import BookingError
 from games.bookings.links import table_link
 from games.bookings.models import Booking
+from games.bookings.views.common import too_many, visitor_language
 from games.bookings.views.guests import status_message
 
 
@@ -21,6 +22,8 @@ def _booking_from_token(token: str) -> tuple[Booking | None, BookingError | None
     try:
         link = tokens.read_manage_token(token)
         booking = Booking.objects.select_related("session", "session__table").get(pk=link.pk)
+        if booking.status == Booking.Status.UNVERIFIED:
+            raise BookingError("bad_link")
         if link.counter != booking.changes:
             raise BookingError("stale_link")
     except BookingError as exc:
@@ -82,15 +85,20 @@ def booking_ics(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def resend_links(request: HttpRequest) -> HttpResponse:
-    """Lost the email? The links of that address's live bookings go to that address."""
+    """Lost the email? The links of that address's live bookings go to that
+    address, by the worker, at most once per window; the request does the
+    same work and gives the same answer whether or not it has bookings."""
     form = forms.ResendForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        email = form.cleaned_data["email"].strip().lower()
-        for booking in Booking.objects.filter(email=email, status__in=Booking.ACTIVE,
-                                              session__ends_at__gt=timezone.now())[:20]:
-            kind = {"pending": "received", "waiting": "waiting", "offered": "offer"}.get(booking.status, "confirmed")
-            emails.send(kind, booking.pk)
-        # The same answer whether or not the address has bookings.
+        if not throttle.address_allowed(request, "lost_link"):
+            return too_many(request)
+        email = form.cleaned_data["email"]
+        if throttle.email_allowed(email, "lost_link"):
+            try:
+                services.request_links(email, visitor_language())
+            except BookingError:
+                pass  # an address the form took but the service does not: nothing to send
+
         messages.success(request, _("If this address has bookings, their links are on their way."))
         return redirect("bookings:list")
     return render(request, "bookings/resend.html", {"form": form}, status=400 if form.errors else 200)

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 
 from games.bookings.errors import BookingError
@@ -43,3 +43,8 @@ def act(request: HttpRequest, action: Callable[[], Any], done: str, back: str) -
     else:
         messages.success(request, done)
     return redirect(back)
+
+
+def too_many(request: HttpRequest) -> HttpResponse:
+    """The answer once a client has sent a form too often."""
+    return render(request, "bookings/too_many.html", status=429)

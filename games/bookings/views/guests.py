@@ -7,10 +7,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from games.bookings import forms, services, tokens
+from games.bookings import forms, services, throttle, tokens
+from games.bookings.conf import confirm_within
 from games.bookings.errors import BookingError
 from games.bookings.models import Booking, Session
-from games.bookings.views.common import visitor_language
+from games.bookings.views.common import too_many, visitor_language
 
 
 def session_list(request: HttpRequest) -> HttpResponse:
@@ -38,12 +39,18 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         initial["name"] = display_name(request) or ""
     form = forms.BookingForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
+        if not throttle.address_allowed(request, "book"):
+            return too_many(request)
+        if not throttle.email_allowed(form.cleaned_data["email"], "book"):
+            return redirect("bookings:check_email")  # the answer a first request gets
         try:
-            booking = services.book(session.pk, user=request.user, language=visitor_language(), invite=invite,
-                                    **form.cleaned_data)
+            booking = services.request_booking(session.pk, user=request.user, language=visitor_language(),
+                                               invite=invite, **form.cleaned_data)
         except BookingError as exc:
             form.add_error(None, exc.message)
         else:
+            if booking.status == Booking.Status.UNVERIFIED:
+                return redirect("bookings:check_email")
             messages.success(request, status_message(booking))
             return redirect("bookings:manage", token=tokens.manage_token(booking))
     reservations = session.copy_reservations.select_related("copy", "copy__game")
@@ -51,6 +58,15 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "session": session, "form": form, "invite": invite, "games": session.games.all(),
         "reservations": reservations, "waiting": session.waiting_count(),
     }, status=400 if form.errors else 200)
+
+
+def confirm_minutes() -> int:
+    return int(confirm_within().total_seconds() // 60)
+
+
+def check_email(request: HttpRequest) -> HttpResponse:
+    """After a visitor's booking or proposal: the same page whoever asked."""
+    return render(request, "bookings/check_email.html", {"minutes": confirm_minutes()})
 
 
 def status_message(booking: Booking) -> str:

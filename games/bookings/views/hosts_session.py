@@ -41,7 +41,8 @@ def staff_session(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Session saved."))
             return redirect(session.staff_url())
-    bookings = session.bookings.select_related("user").order_by("status", "created_at", "id")
+    bookings = (session.bookings.exclude(status=Booking.Status.UNVERIFIED).select_related("user")
+                .order_by("status", "created_at", "id"))
     return render(request, "bookings/staff/session.html", {
         "session": session, "bookings": bookings, "settings_form": settings_form,
         "copy_form": forms.CopyForm(session=session), "reason_form": forms.ReasonForm(),
@@ -121,7 +122,7 @@ def export_csv(request: HttpRequest, pk: int) -> HttpResponse:
     writer = csv.writer(response)
     writer.writerow([_("Name"), _("Email"), _("Seats"), _("Status"), _("Came"), _("Booked at"), _("Message")])
     came = {True: _("yes"), False: _("no"), None: ""}
-    for booking in session.bookings.order_by("created_at", "id"):
+    for booking in session.bookings.exclude(status=Booking.Status.UNVERIFIED).order_by("created_at", "id"):
         writer.writerow([
             _safe_cell(booking.name), booking.email, booking.seats, booking.get_status_display(),
             came[booking.attended], f"{timezone.localtime(booking.created_at):%Y-%m-%d %H:%M}",

@@ -10,10 +10,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.bookings import forms, services, tokens
+from games.bookings import forms, services, throttle, tokens
 from games.bookings.errors import BookingError
 from games.bookings.models import Proposal
-from games.bookings.views.common import act, hosts_only, visitor_language
+from games.bookings.views.common import act, hosts_only, too_many, visitor_language
 
 
 def propose(request: HttpRequest) -> HttpResponse:
@@ -23,15 +23,21 @@ def propose(request: HttpRequest) -> HttpResponse:
     form = forms.ProposalForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        if not throttle.address_allowed(request, "propose"):
+            return too_many(request)
+        if not throttle.email_allowed(data["email"], "propose"):
+            return redirect("bookings:check_email")  # the answer a first request gets
         try:
             starts_at, ends_at = services.local_span(data["day"], data["start"], data["end"])
-            proposal = services.propose(
+            proposal = services.request_proposal(
                 game=data["game"], starts_at=starts_at, ends_at=ends_at, seats=data["seats"], name=data["name"],
                 email=data["email"], user=request.user, language=visitor_language(), message=data["message"],
             )
         except BookingError as exc:
             form.add_error(None, exc.message)
         else:
+            if proposal.status == Proposal.Status.UNVERIFIED:
+                return redirect("bookings:check_email")
             messages.success(request, _("Thank you! The hosts will answer by email."))
             return redirect("bookings:proposal", token=tokens.proposal_token(proposal))
     return render(request, "bookings/propose.html", {"form": form}, status=400 if form.errors else 200)
@@ -52,7 +58,8 @@ def proposal_status(request: HttpRequest, token: str) -> HttpResponse:
 @hosts_only
 def proposals(request: HttpRequest) -> HttpResponse:
     pending = Proposal.objects.filter(status=Proposal.Status.PENDING).select_related("game").order_by("starts_at")
-    decided = (Proposal.objects.exclude(status=Proposal.Status.PENDING).select_related("game", "session")
+    decided = (Proposal.objects.filter(status__in=[Proposal.Status.APPROVED, Proposal.Status.DECLINED])
+               .select_related("game", "session")
                .order_by("-decided_at")[:30])
     return render(request, "bookings/staff/proposals.html", {
         "pending": [(p, forms.ApproveProposalForm(initial={"capacity": max(p.seats, 4)}, prefix=f"p{p.pk}"))
