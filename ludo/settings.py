@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "catalog",
     "games",
     "games.bookings",
+    "catalog.playlog",
     "ludo.tokens",
 ]
 

@@ -1,0 +1,79 @@
+"""The people a play form proposes: the one logging it, the people of the
+booking or session it is logged for, and the people of their earlier plays.
+
+A proposed person may carry an account: a player whose name is typed as
+proposed gets that account. Only the people the author could see anyway are
+proposed (the author, their own booking, the confirmed bookings of a session
+they took part in, the players of their own earlier plays).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from catalog.playlog.models import Player
+from catalog.playlog.rules import name_key
+from catalog.playlog.services import Author
+from games.bookings.models import Booking, Session
+
+EARLIER = 30
+
+
+@dataclass(frozen=True)
+class Person:
+    name: str
+    user_id: int | None = None
+
+
+def account_name(user) -> str:
+    return (user.get_full_name() or user.get_username())[:60]
+
+
+def proposed(author: Author, session: Session | None) -> list[Person]:
+    """Distinct by folded name, the first met kept: the author, the session's
+    people, then earlier players."""
+    people: list[Person] = []
+    if author.user is not None:
+        people.append(Person(account_name(author.user), author.user.pk))
+    if author.booking is not None:
+        people.append(Person(author.booking.name, author.booking.user_id))
+    if session is not None:
+        bookings = session.bookings.filter(status=Booking.Status.CONFIRMED).exclude(attended=False).order_by("created_at", "id")
+        people += [Person(b.name, b.user_id) for b in bookings]
+    earlier = Player.objects.none()
+    if author.user is not None:
+        earlier = Player.objects.filter(play__logged_by=author.user)
+    elif author.booking is not None:
+        earlier = Player.objects.filter(play__booking=author.booking)
+    people += [Person(name, user_id) for name, user_id in
+               earlier.order_by("-play__played_on", "-play_id", "position").values_list("name", "user_id")[:EARLIER * 4]]
+    seen: set[str] = set()
+    distinct = []
+    for person in people:
+        key = name_key(person.name)
+        if key and key not in seen:
+            seen.add(key)
+            distinct.append(person)
+    return distinct[:EARLIER + 15]
+
+
+def session_people(author: Author, session: Session | None) -> list[Person]:
+    """Who the rows start with for a session: the author's booking (its name and
+    as many empty seats as it holds beyond the first) or, for the session's
+    people and hosts, every confirmed booking's name."""
+    if session is None:
+        return [Person(account_name(author.user), author.user.pk)] if author.user is not None else []
+    bookings = list(session.bookings.filter(status=Booking.Status.CONFIRMED).exclude(attended=False)
+                    .order_by("created_at", "id"))
+    people: list[Person] = []
+    for b in bookings:
+        people.append(Person(b.name, b.user_id))
+        people += [Person("")] * (b.seats - 1)
+    return people
+
+
+def account_for(name: str, people: list[Person]) -> int | None:
+    """The account of the proposed person of that (folded) name, if exactly one."""
+    key = name_key(name)
+    found = {p.user_id for p in people if p.user_id is not None and name_key(p.name) == key}
+    return found.pop() if len(found) == 1 else None
