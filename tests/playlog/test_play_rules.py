@@ -80,7 +80,7 @@ def test_it_refuses_a_negative_score_unless_the_game_has_them(bob, ticket):
 
 @pytest.mark.parametrize("score", [10_000, -10_000, 2_000_000_000])
 def test_it_refuses_absurdly_large_scores(bob, ticket, score):
-    messages = refused(Author(bob), entry(ticket, ("Bob", score, True), ("Anne", 0, False), negative_scores=True))
+    messages = refused(Author(bob), entry(ticket, ("Bob", score, False), ("Anne", 0, False), negative_scores=True))
     assert len(messages) == 1 and "Une faute de frappe" in messages[0]
 
 
