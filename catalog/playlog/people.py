@@ -30,16 +30,16 @@ def account_name(user) -> str:
 
 
 def proposed(author: Author, session: Session | None) -> list[Person]:
-    """Distinct by folded name, the first met kept: the author, the session's
-    people, then earlier players."""
+    """Distinct by folded name and by account, the first met kept: the booking's
+    and the session's people (as booked), the author, then earlier players."""
     people: list[Person] = []
-    if author.user is not None:
-        people.append(Person(account_name(author.user), author.user.pk))
     if author.booking is not None:
         people.append(Person(author.booking.name, author.booking.user_id))
     if session is not None:
         bookings = session.bookings.filter(status=Booking.Status.CONFIRMED).exclude(attended=False).order_by("created_at", "id")
         people += [Person(b.name, b.user_id) for b in bookings]
+    if author.user is not None:
+        people.append(Person(account_name(author.user), author.user.pk))
     earlier = Player.objects.none()
     if author.user is not None:
         earlier = Player.objects.filter(play__logged_by=author.user)
@@ -48,11 +48,14 @@ def proposed(author: Author, session: Session | None) -> list[Person]:
     people += [Person(name, user_id) for name, user_id in
                earlier.order_by("-play__played_on", "-play_id", "position").values_list("name", "user_id")[:EARLIER * 4]]
     seen: set[str] = set()
+    accounts: set[int] = set()
     distinct = []
     for person in people:
         key = name_key(person.name)
-        if key and key not in seen:
+        if key and key not in seen and person.user_id not in accounts:
             seen.add(key)
+            if person.user_id is not None:
+                accounts.add(person.user_id)
             distinct.append(person)
     return distinct[:EARLIER + 15]
 

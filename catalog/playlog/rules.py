@@ -153,6 +153,10 @@ def _seat_problems(entry: Entry) -> list[Problem]:
     return found
 
 
+def _row_of(entry: Entry, seat: Seat) -> str:
+    return f"player-{next(i for i, s in enumerate(entry.seats) if s is seat)}"
+
+
 def _score_problems(entry: Entry, seat: Seat, where: str) -> list[Problem]:
     if seat.score is None:
         return []
@@ -181,7 +185,7 @@ def _winner_problems(entry: Entry, seats: list[Seat]) -> list[Problem]:
         best = best_score(seats, entry.lowest_wins)
         for seat in winners:
             if seat.score != best:
-                found.append(Problem("players", _(
+                found.append(Problem(_row_of(entry, seat), _(
                     "%(name)s won with %(score)s, but the best score is %(best)s: with scores, a winner has the best score."
                 ) % {"name": seat.name, "score": seat.score, "best": best}))
     return found
