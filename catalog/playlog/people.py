@@ -3,8 +3,9 @@ booking or session it is logged for, and the people of their earlier plays.
 
 A proposed person may carry an account: a player whose name is typed as
 proposed gets that account. Only the people the author could see anyway are
-proposed (the author, their own booking, the confirmed bookings of a session
-they took part in, the players of their own earlier plays).
+proposed: the author, their own bookings, the players of their own earlier
+plays; the names of the other bookings of a session only to the hosts (nobody
+sees another's bookings).
 """
 
 from __future__ import annotations
@@ -32,12 +33,7 @@ def account_name(user) -> str:
 def proposed(author: Author, session: Session | None) -> list[Person]:
     """Distinct by folded name and by account, the first met kept: the booking's
     and the session's people (as booked), the author, then earlier players."""
-    people: list[Person] = []
-    if author.booking is not None:
-        people.append(Person(author.booking.name, author.booking.user_id))
-    if session is not None:
-        bookings = session.bookings.filter(status=Booking.Status.CONFIRMED).exclude(attended=False).order_by("created_at", "id")
-        people += [Person(b.name, b.user_id) for b in bookings]
+    people = [Person(b.name, b.user_id) for b in _bookings(author, session)]
     if author.user is not None:
         people.append(Person(account_name(author.user), author.user.pk))
     earlier = Player.objects.none()
@@ -60,18 +56,29 @@ def proposed(author: Author, session: Session | None) -> list[Person]:
     return distinct[:EARLIER + 15]
 
 
-def session_people(author: Author, session: Session | None) -> list[Person]:
-    """Who the rows start with for a session: the author's booking (its name and
-    as many empty seats as it holds beyond the first) or, for the session's
-    people and hosts, every confirmed booking's name."""
+def _bookings(author: Author, session: Session | None) -> list[Booking]:
+    """The bookings whose people the author may see: their own (the link's, or
+    the account's confirmed ones in the session); for the hosts, every confirmed
+    booking of the session (but those marked as not come)."""
+    if author.booking is not None:
+        return [author.booking]
     if session is None:
-        return [Person(account_name(author.user), author.user.pk)] if author.user is not None else []
-    bookings = list(session.bookings.filter(status=Booking.Status.CONFIRMED).exclude(attended=False)
-                    .order_by("created_at", "id"))
+        return []
+    bookings = session.bookings.filter(status=Booking.Status.CONFIRMED).exclude(attended=False)
+    if not author.is_host:
+        bookings = bookings.filter(user=author.user)
+    return list(bookings.order_by("created_at", "id"))
+
+
+def session_people(author: Author, session: Session | None) -> list[Person]:
+    """Who the rows start with: each visible booking's name and as many empty
+    seats as it holds beyond the first; else the one logging."""
     people: list[Person] = []
-    for b in bookings:
+    for b in _bookings(author, session):
         people.append(Person(b.name, b.user_id))
         people += [Person("")] * (b.seats - 1)
+    if not people and author.user is not None:
+        people.append(Person(account_name(author.user), author.user.pk))
     return people
 
 

@@ -110,15 +110,24 @@ def test_a_session_proposes_its_day_and_people_to_those_booked_on_it(client, bob
     html = client.get(reverse("playlog:log") + f"?session={session_today.pk}").content.decode()
     day = session_today.local_start.date().isoformat()
     assert f'name="played_on" value="{day}"' in html
-    # Bob's booking (first booked), then Carol's party of three: her name and two seats to name.
-    assert 'name="player-0-name" value="Bob Martin"' in html and 'name="player-1-name" value="Carol"' in html
-    assert 'name="player-2-name" value=""' in html and 'name="player-3-name" value=""' in html
+    # His own booking only: nobody sees another's bookings.
+    assert 'name="player-0-name" value="Bob Martin"' in html and "Carol" not in html
     assert f'name="session" value="{session_today.pk}"' in html
     client.post(reverse("playlog:log"), {**post_data(ticket, ("Carol", None, True), ("Bob Martin", None, False)),
                                          "session": session_today.pk})
     play = Play.objects.get()
     assert play.session == session_today
     assert [p.user_id for p in play.players.all()] == [None, bob.pk]  # Bob's account, as proposed
+
+
+def test_a_host_gets_every_booking_of_the_session_with_its_seats_to_name(client, alice, bob_booking, carol_booking,
+                                                                          session_today):
+    login(client, alice)
+    html = client.get(reverse("playlog:log") + f"?session={session_today.pk}").content.decode()
+    # Bob's booking (first booked), then Carol's party of three: her name and two seats to name.
+    assert 'name="player-0-name" value="Bob Martin"' in html and 'name="player-1-name" value="Carol"' in html
+    assert 'name="player-2-name" value=""' in html and 'name="player-3-name" value=""' in html
+    assert 'data-person="alice"' in html  # and the host herself, to add with a tap
 
 
 def test_a_session_is_not_proposed_to_an_account_not_booked_on_it(client, dave, carol_booking, session_today):
