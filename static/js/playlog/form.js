@@ -110,9 +110,10 @@ function playerRows() {
   const names = () => [...rows.querySelectorAll("input[name$='-name']")];
   const sync = () => {
     const taken = new Set(names().map((i) => i.value.trim().toLowerCase()).filter(Boolean));
-    people.querySelectorAll("[data-person]").forEach((chip) => { chip.disabled = taken.has(chip.dataset.person.trim().toLowerCase()); });
+    const chips = [...people.querySelectorAll("[data-person]")];
+    chips.forEach((chip) => { chip.disabled = taken.has(chip.dataset.person.trim().toLowerCase()); });
+    people.hidden = chips.every((chip) => chip.disabled);  // nobody left to add
   };
-  people.hidden = false;
   people.addEventListener("click", (event) => {
     const chip = event.target.closest("[data-person]");
     if (!chip) return;
