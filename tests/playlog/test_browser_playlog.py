@@ -131,3 +131,47 @@ def test_a_guest_logs_a_play_on_a_phone_and_the_game_says_played_once_here(daphn
     page.set_viewport_size(DESKTOP)
     shot(page, "game-desktop")
     assert not errors, errors
+
+
+YEAR_SEED = f"""
+from datetime import date
+from django.utils import timezone
+from catalog import services as catalog
+from catalog.models import Game
+from catalog.playlog import services
+from catalog.playlog.rules import Entry, Seat
+from catalog.playlog.services import Author
+from ludo.accounts import create_staff_account
+alice = create_staff_account("alice", "alice@example.org", "{PASSWORD}")
+year = timezone.localdate().year
+games = []
+for i, title in enumerate(["Azul", "Dixit", "Codenames", "Skull", "Just One", "Wingspan"]):
+    g = Game(title=title, min_players=2, max_players=6, owned_count=1000 - i)
+    g.save()
+    catalog.add_copy(g, f"C{{i + 1}}")
+    games.append(g)
+for g, times in zip(games, [5, 3, 2, 1, 0, 0]):
+    for n in range(times):
+        services.log_play(Author(alice), Entry(g.pk, date(year, 1, 1 + n), [Seat("Alice", None, True)]))
+"""
+
+
+def test_a_host_sees_the_most_and_least_played_boxes_of_the_year(daphne_server, server_env, browser_page):
+    manage("shell", "-c", YEAR_SEED, env=server_env)
+    page = browser_page.page
+    page.goto(daphne_server.url("/compte/connexion/"))
+    page.fill("input[name=username]", "alice")
+    page.fill("input[name=password]", PASSWORD)
+    with page.expect_navigation():
+        page.locator("form:has(input[name=password]) button[type=submit]").click()
+    page.goto(daphne_server.url("/sessions/hotes/"))
+    page.get_by_role("link", name="Les boîtes de l’année").click()
+    most = page.locator("section", has=page.get_by_role("heading", name="Les plus jouées"))
+    assert most.locator("tbody tr").first.inner_text().split("\t")[:2] == ["Azul", "5"]
+    least = page.locator("section", has=page.get_by_role("heading", name="Les boîtes les moins jouées"))
+    assert least.locator("tbody tr").first.inner_text().split("\t")[1] == "0"
+    browser_page.screenshot("year-desktop")
+    page.set_viewport_size(PHONE)
+    assert no_sideways_scroll(page)
+    browser_page.screenshot("year-phone")
+    browser_page.assert_no_console_errors()
