@@ -50,6 +50,8 @@ class PickerForm(forms.Form):
         label=_("Mood"), initial="anything",
         choices=[("anything", _("anything goes")), ("light", _("light and lively")), ("thinky", _("something to think about"))],
     )
+    # Shown to a group the play log knows (an account, or a booking's link): see catalog/playlog/stats.py.
+    not_played = forms.BooleanField(label=_("not yet played by us"), required=False)
 
 
 class PageCorrectionForm(forms.Form):

@@ -75,10 +75,11 @@ def family(game: Game) -> str:
     return f"name:{words[0]}" if words else f"game:{game.pk}"
 
 
-def _candidates(players: int, minutes: int, youngest: int, smallest: int) -> list[Game]:
+def _candidates(players: int, minutes: int, youngest: int, smallest: int, exclude: frozenset[int] = frozenset()) -> list[Game]:
     return list(
         Game.objects.available_now()
         .exclude(kind=Game.Kind.EXPANSION)
+        .exclude(id__in=exclude)
         .filter(min_players__lte=players, max_players__gte=smallest)
         .exclude(min_time__gt=minutes)
         .exclude(min_age__gt=youngest)
@@ -182,12 +183,14 @@ def table_sizes(players: int, tables: int) -> list[int]:
     return [base + 1] * extra + [base] * (tables - extra)
 
 
-def plan(players: int, minutes: int, youngest: int, mood: str = "anything", limit: int = SHORTLIST) -> Plan:
+def plan(players: int, minutes: int, youngest: int, mood: str = "anything", limit: int = SHORTLIST,
+         exclude: frozenset[int] = frozenset()) -> Plan:
     """Games for everyone together, and from 8 players on, ways to split into two
-    or three tables with suggestions for each."""
+    or three tables with suggestions for each; none of the games in ``exclude``
+    (those a group has already played, for instance)."""
     mood = mood if mood in MOODS else "anything"
     splitting = SPLIT_FROM <= players <= SPLIT_UP_TO
-    games = _candidates(players, minutes, youngest, SMALLEST_TABLE if splitting else players)
+    games = _candidates(players, minutes, youngest, SMALLEST_TABLE if splitting else players, frozenset(exclude))
     result = Plan(players, _shortlist(games, players, minutes, mood, limit, set()))
     if splitting:
         for count in (2, 3):

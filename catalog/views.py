@@ -278,12 +278,20 @@ def rules_search(request: HttpRequest) -> HttpResponse:
 
 
 def pick(request: HttpRequest) -> HttpResponse:
+    from catalog.playlog import access, stats as playlog
+
     form = PickerForm(request.GET or None)
+    group = access.group_of(request)
+    if group is None:
+        del form.fields["not_played"]
     plan = picks = None
     if form.is_bound and form.is_valid():
-        plan = picker.plan(**form.cleaned_data)
+        wanted = dict(form.cleaned_data)
+        played = playlog.played_game_ids(*group) if wanted.pop("not_played", False) and group else set()
+        plan = picker.plan(**wanted, exclude=frozenset(played))
         picks = plan.together
-    return render(request, "catalog/picker.html", {"form": form, "picks": picks, "plan": plan})
+    return render(request, "catalog/picker.html", {"form": form, "picks": picks, "plan": plan,
+                                                   "booking_token": request.GET.get("booking", "") if group and group[0] else ""})
 
 
 def game_qr(request: HttpRequest, slug: str) -> HttpResponse:

@@ -10,8 +10,8 @@ from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from django.http import HttpRequest
 
-# Apps whose every model the hosts manage (catalog, tables, sessions).
-HOST_APPS = ("catalog", "games", "bookings", "tokens")
+# Apps whose every model the hosts manage (catalog, tables, sessions, play log).
+HOST_APPS = ("catalog", "games", "bookings", "tokens", "playlog")
 GUEST_NAME_KEY = "guest_name"
 GUEST_NAME_MAX = 40
 

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "games.bookings",
     "games.ratings",
+    "catalog.playlog",
     "ludo.tokens",
 ]
 

@@ -37,6 +37,7 @@ urlpatterns += i18n_patterns(
     path(_("guest/"), views.guest, name="guest"),
     path(_("guest/forget/"), views.guest_forget, name="guest_forget"),
     path("catalogue/", include("catalog.urls")),
+    path("catalogue/", include("catalog.playlog.urls")),
     path("sessions/", include("games.bookings.urls")),
     path("", include("games.urls")),
     path("", include("ludo.tokens.urls")),
