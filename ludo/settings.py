@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "catalog",
     "games",
     "games.bookings",
+    "games.living",
     "ludo.tokens",
 ]
 

@@ -38,6 +38,7 @@ urlpatterns += i18n_patterns(
     path(_("guest/forget/"), views.guest_forget, name="guest_forget"),
     path("catalogue/", include("catalog.urls")),
     path("sessions/", include("games.bookings.urls")),
+    path("", include("games.living.urls")),
     path("", include("games.urls")),
     path("", include("ludo.tokens.urls")),
     path("admin/", admin.site.urls),

@@ -6,6 +6,7 @@ import { boardHost, boardStylesheets, lastMoveOf, loadBoard } from "./boards.js"
 import { Chat } from "./chat.js";
 import { clockLabel, el, fill, formatClock, gettext, ngettext, outcomeWords, seatName } from "./format.js";
 import { MoveList } from "./moves.js";
+import { PassAndPlay } from "./pass.js";
 import { TableSocket } from "./socket.js";
 import { Sound } from "./sound.js";
 
@@ -65,6 +66,7 @@ class TableShell {
     this.leavingTo = null;
     this.handover = null; // {seats, until}: a seat just handed to a bot, said in the banner for a while
     this.announcedAt = 0; // when the line above the board last said something
+    this.pass = data.passPlay === "1" ? new PassAndPlay(this, root) : null;
     this.nodes.copyInvite.addEventListener("click", () => this.copyInvite());
     this.nodes.announce.addEventListener("click", () => { this.nodes.announce.textContent = ""; });
   }
@@ -83,7 +85,10 @@ class TableShell {
   }
 
   onFrame(frame) {
-    if (frame.t === "state" || frame.t === "update") this.applyTable(frame);
+    if (frame.t === "state" || frame.t === "update") {
+      // Pass-and-play decides first whose view may be shown (pass.js).
+      if (!this.pass || this.pass.accept(frame)) this.applyTable(frame);
+    }
     else if (frame.t === "presence") {
       this.presence = { seats: frame.seats, spectators: frame.spectators };
       this.renderPlayers();
@@ -123,6 +128,18 @@ class TableShell {
     document.title = (myTurn(frame) ? "▶ " : "") + document.title.replace(/^▶ /, "");
     if (retry && this.retryMove === null) this.retry(retry);
     if (frame.rematch && this.wantRematch) this.goTo(this.tableLink(frame.rematch));
+  }
+
+  /** Take everything one seat was shown off the page (pass-and-play, between two seats). */
+  forgetSeat() {
+    if (this.board) this.board.destroy();
+    this.board = null;
+    this.boardSeat = undefined;
+    this.nodes.slot.replaceChildren();
+    this.moves.reset();
+    this.nodes.announce.textContent = "";
+    this.awaitingV = null;
+    this.retryMove = null;
   }
 
   // -- the board --------------------------------------------------------------------------
@@ -316,7 +333,9 @@ class TableShell {
         ? fill(ngettext("Waiting for players: %(count)s free seat.", "Waiting for players: %(count)s free seats.", free), { count: free })
         : gettext("Every seat is taken: the host can start the game.");
     } else if (frame.status === "running") {
-      if (frame.seat !== null && frame.to_act.includes(frame.seat)) text = gettext("Your turn.");
+      if (this.pass && frame.seat !== null && frame.to_act.includes(frame.seat)) {
+        text = fill(gettext("%(name)s's turn."), { name: seatName(frame.seats[frame.seat]) });
+      } else if (frame.seat !== null && frame.to_act.includes(frame.seat)) text = gettext("Your turn.");
       else if (frame.seat !== null) text = fill(gettext("%(names)s to play."), { names: this.names(frame.to_act) });
       else text = fill(gettext("You are watching. %(names)s to play."), { names: this.names(frame.to_act) });
     } else if (frame.status === "finished") {
