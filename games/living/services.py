@@ -52,7 +52,8 @@ def create_screen_table(who: Who, game: str, seats: int | None = None, bots: dic
     """A table hosted by the screen, without a seat for it; ``bots`` maps seat
     indices to bot levels."""
     with transaction.atomic():
-        table = create_table(who, game, seats, options, clock=clock, sit=False)
+        # Private: the lobby does not offer its seats to strangers; the code is the invitation.
+        table = create_table(who, game, seats, options, clock=clock, sit=False, private=True)
         by_level: dict[str, list[int]] = {}
         for index, level in sorted((bots or {}).items()):
             by_level.setdefault(level, []).append(index)

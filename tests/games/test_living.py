@@ -101,7 +101,9 @@ def test_the_pages_create_a_screen_table_show_its_code_and_seat_two_phones(clien
     form = phone.get(f"/salon/{room.code.lower()}/")
     assert form.status_code == 200 and "join-name" in form.content.decode()
     joined = phone.post(f"/salon/{room.code}/", {"name": "  Zoé  "})
-    assert joined.status_code == 302 and joined["Location"] == reverse("games:table", args=[table.pk])
+    assert joined.status_code == 302
+    assert joined["Location"] == reverse("games:table", args=[table.pk]) + f"?invite={table.invite_token}"
+    assert table.private and not services.lobby_tables()  # the code is the invitation
     seat = Seat.objects.get(table=table, index=0)
     assert seat.name == "Zoé" and seat.guest_key == phone.session.session_key
     # Back on the code later: straight to the seat.
@@ -114,6 +116,7 @@ def test_the_pages_create_a_screen_table_show_its_code_and_seat_two_phones(clien
     assert Seat.objects.get(table=table, index=1).name == "Ben"
     # The table page of a screen table links to its screen.
     assert reverse("living:screen", args=[table.pk]) in phone.get(joined["Location"]).content.decode()
+    assert Client().get(reverse("living:screen", args=[table.pk])).status_code == 403  # not without the code
     # English paths too.
     assert Client().get(f"/en/living-room/{room.code}/").status_code == 200
 
