@@ -51,6 +51,7 @@ def new(request: HttpRequest) -> HttpResponse:
         "chosen": request.POST.get("game") or request.GET.get("game") or (games[0]["slug"] if games else ""),
         "mode": request.POST.get("mode") or request.GET.get("mode") or "screen",
         "max_name": MAX_NAME,
+        "clocks": [(key, _(label)) for key, _clock, label in pages.CLOCKS],
     }
     if request.method != "POST":
         return render(request, "living/new.html", context)
@@ -87,7 +88,7 @@ def _create(request: HttpRequest) -> Room:
     bots = {i: kind for i, kind in enumerate(kinds) if kind != "person"}
     if len(bots) == count:
         raise TableError("seats_empty")
-    return create_screen_table(who, rules.slug, count, bots)
+    return create_screen_table(who, rules.slug, count, bots, clock=pages._read_clock(request))
 
 
 def screen(request: HttpRequest, table_id: int) -> HttpResponse:

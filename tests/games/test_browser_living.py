@@ -54,6 +54,7 @@ def shots_dir() -> Path:
 
 
 def shot(page: Any, label: str, full_page: bool = False) -> None:
+    page.evaluate("() => window.scrollTo(0, 0)")  # a phone shows its top after a click lower down
     page.screenshot(path=str(shots_dir() / f"{label}.png"), full_page=full_page)
 
 
@@ -147,6 +148,7 @@ def test_a_screen_and_two_phones_play_drekki_with_a_live_auction_and_the_screen_
     screen.select_option("#living-game", "drekki")
     screen.fill("#living-seats", "3")
     screen.select_option("#seat-2", "medium")
+    screen.select_option("#living-clock", "10+5")  # big clocks on the screen
     screen.get_by_role("button", name="Ouvrir la table").click()
     screen.wait_for_url(re.compile(r".*/jouer/table/\d+/ecran/$"))
     table_id = int(re.search(r"/table/(\d+)/", screen.url).group(1))
