@@ -117,8 +117,10 @@ def test_the_pages_create_a_screen_table_show_its_code_and_seat_two_phones(clien
     # The table page of a screen table links to its screen.
     assert reverse("living:screen", args=[table.pk]) in phone.get(joined["Location"]).content.decode()
     assert Client().get(reverse("living:screen", args=[table.pk])).status_code == 403  # not without the code
-    # English paths too.
+    # English paths too; the lobby leads here.
     assert Client().get(f"/en/living-room/{room.code}/").status_code == 200
+    lobby = Client().get(reverse("games:play")).content.decode()
+    assert reverse("living:new") in lobby and reverse("living:join") in lobby
 
 
 @pytest.mark.django_db
