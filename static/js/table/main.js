@@ -68,6 +68,8 @@ class TableShell {
     this.handover = null; // {seats, until}: a seat just handed to a bot, said in the banner for a while
     this.announcedAt = 0; // when the line above the board last said something
     this.pass = data.passPlay === "1" ? new PassAndPlay(this, root) : null;
+    // The shared screen is a spectator, even in a browser that holds a seat: the public view only.
+    if (data.screen) this.socket.asSeat = -1;
     this.nodes.copyInvite.addEventListener("click", () => this.copyInvite());
     this.nodes.announce.addEventListener("click", () => { this.nodes.announce.textContent = ""; });
   }
