@@ -33,6 +33,7 @@ from games.protocol import (
     parse,
     request_id,
 )
+from games.services import living
 from games.sockets import FastSocket, db, poll_seconds, touches
 
 log = logging.getLogger(__name__)
@@ -145,6 +146,7 @@ class TableConsumer(_Guarded):
         self.last_touch = 0.0
         self.poller: asyncio.Task | None = None
         self.acks_in_update = False
+        self.as_seat: int | None = None  # the seat chosen with `as` (several seats held), or None
         self.who = await db(services.Who.from_scope)(self.scope)
         self.person_key = _person_key(self.who, self.channel_name)
         await self.accept()
@@ -170,6 +172,11 @@ class TableConsumer(_Guarded):
             return
         if kind == "hello":
             self.acks_in_update = f.get("acks") == "update"
+            if "as" in f and not self.joined:
+                # Checked before the table opens: a refusal changes nothing.
+                who = await db(services.Who.from_scope)(self.scope)
+                self.who = await db(living.choose_seat)(self.table_id, who, f["as"])
+                self.as_seat = self.who.as_seat
             await self.open(f.get("since"), f.get("invite"), msg_id)
             return
         if not self.opened:
@@ -179,6 +186,13 @@ class TableConsumer(_Guarded):
         t, who = self.table_id, self.who
         if kind == "sync":
             await self.send_state("state", f.get("since"), msg_id=msg_id)
+            return
+        if kind == "as":
+            # One device, several seats: from now on this socket sees and acts as
+            # that seat only (or as nobody); the state answering it is full.
+            self.who = await call(living.choose_seat)(t, self._person(), f.get("seat"))
+            self.as_seat = self.who.as_seat
+            await self.send_state("state", None, msg_id=msg_id)
             return
         if kind == "move":
             if services.async_moves():
@@ -205,7 +219,7 @@ class TableConsumer(_Guarded):
             return
         if kind == "sit":
             # The guest may have chosen a name in another tab since the socket opened.
-            self.who = await call(services.Who.from_scope)(self.scope)
+            self.who = self._narrowed(await call(services.Who.from_scope)(self.scope))
             invite = f.get("invite") or self.invite
             seat = await call(services.join_table)(t, self.who, f.get("seat"), invite)
             await self.ack(msg_id, seat=seat)
@@ -239,12 +253,19 @@ class TableConsumer(_Guarded):
             raise RuntimeError(f"no handler for {kind}")
         await self.ack(msg_id, result=result)
 
+    def _person(self) -> services.Who:
+        return self.who.person if isinstance(self.who, living.AsSeat) else self.who
+
+    def _narrowed(self, who: services.Who) -> services.Who:
+        """``who`` still acting as the seat this socket chose (``as``), if it chose one."""
+        return who if self.as_seat is None else living.AsSeat.of(who, self.as_seat)
+
     async def ack(self, msg_id: Any, **data: Any) -> None:
         await self.send_json({"t": "ack", "id": msg_id, **{k: v for k, v in data.items() if v is not None}})
 
     async def open(self, since: int | None, invite: str | None, msg_id: Any = None) -> None:
         if not self.joined:
-            self.who = await db(services.Who.from_scope)(self.scope)
+            self.who = self._narrowed(await db(services.Who.from_scope)(self.scope))
             self.person_key = _person_key(self.who, self.channel_name)
             table, seat = await db(services.open_table)(self.table_id, self.who, invite)
             self.invite = invite

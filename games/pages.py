@@ -354,7 +354,20 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "can_sit": who.can_sit,
         "levels": [(key, _(label)) for key, label in LEVELS],
         "board_css": board_stylesheets(found.game),
+        **living_context(found),
     })
+
+
+def living_context(found: Table) -> dict[str, Any]:
+    """A living-room table: played pass-and-play on this page, or shown on a screen
+    (games.living)."""
+    from games.living.services import room_of
+
+    room = room_of(found)
+    if room is None:
+        return {}
+    return {"pass_play": room.mode == "pass", "screen_url": reverse("living:screen", args=[found.pk])
+            if room.mode == "screen" else "", "join_code": room.code if room.mode == "screen" else ""}
 
 
 def replay(request: HttpRequest, table_id: int) -> HttpResponse:

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "games.bookings",
     "games.ratings",
     "catalog.playlog",
+    "games.living",
     "ludo.tokens",
 ]
 

@@ -39,6 +39,7 @@ urlpatterns += i18n_patterns(
     path("catalogue/", include("catalog.urls")),
     path("catalogue/", include("catalog.playlog.urls")),
     path("sessions/", include("games.bookings.urls")),
+    path("", include("games.living.urls")),
     path("", include("games.urls")),
     path("", include("ludo.tokens.urls")),
     path("", include("games.ratings.urls")),

@@ -23,6 +23,7 @@ from games.engines.base import Rules
 from games.models import Action, Seat, Table
 from games.protocol import TableError
 from games.services.clocks import _clock_info
+from games.services.living import hands_info
 from games.services.lobby import seat_public
 from games.services.store import _after_commit, _get, _seat_rows, _seat_values
 from games.services.tables import _is_host, _seat_of, _state, rules_for
@@ -276,6 +277,8 @@ def _snapshot_of(frozen: _Frozen, who: Who, since: int | None, now: datetime) ->
         data["view"] = frozen.view(seat)
         if seat is not None and seat in frozen.to_act:
             data["legal"] = frozen.legal_moves(seat)
+    if getattr(who, "as_seat", None) is not None:
+        data.update(hands_info(frozen, who))
     if since is None or since > table.version or table.version - since > RESYNC_EVENTS or not frozen.actions:
         data["events"] = None
         data["full"] = True

@@ -22,8 +22,11 @@ def rules_for(table: Table) -> Rules:
 
 
 def _seat_of(seats: Iterable[Seat], who: Who) -> Seat | None:
+    # A person holding several seats (pass-and-play) acts as the one their
+    # socket chose (games.services.living.AsSeat), or as none of them.
+    wanted = getattr(who, "as_seat", None)
     for seat in seats:
-        if not seat.is_bot and who.holds(seat):
+        if not seat.is_bot and who.holds(seat) and (wanted is None or seat.index == wanted):
             return seat
     return None
 

@@ -7,6 +7,7 @@ import { Chat } from "./chat.js";
 import { clockLabel, el, fill, formatClock, gettext, ngettext, outcomeWords, seatName } from "./format.js";
 import { formatInteger } from "../l10n.js";
 import { MoveList } from "./moves.js";
+import { PassAndPlay } from "./pass.js";
 import { TableSocket } from "./socket.js";
 import { Sound } from "./sound.js";
 
@@ -58,6 +59,7 @@ class TableShell {
     this.board = null;
     this.boardSeat = undefined;
     this.boardLoading = null;
+    this.boardEpoch = 0; // bumped when a seat is forgotten: a board still loading is not mounted
     this.awaitingV = null; // the version a move of ours was sent for, while it is on its way
     this.retryMove = null; // a move refused as stale, to play again on the next version if still legal
     this.resignArmed = false;
@@ -66,6 +68,9 @@ class TableShell {
     this.leavingTo = null;
     this.handover = null; // {seats, until}: a seat just handed to a bot, said in the banner for a while
     this.announcedAt = 0; // when the line above the board last said something
+    this.pass = data.passPlay === "1" ? new PassAndPlay(this, root) : null;
+    // The shared screen is a spectator, even in a browser that holds a seat: the public view only.
+    if (data.screen) this.socket.asSeat = -1;
     this.nodes.copyInvite.addEventListener("click", () => this.copyInvite());
     this.nodes.announce.addEventListener("click", () => { this.nodes.announce.textContent = ""; });
   }
@@ -84,7 +89,10 @@ class TableShell {
   }
 
   onFrame(frame) {
-    if (frame.t === "state" || frame.t === "update") this.applyTable(frame);
+    if (frame.t === "state" || frame.t === "update") {
+      // Pass-and-play decides first whose view may be shown (pass.js).
+      if (!this.pass || this.pass.accept(frame)) this.applyTable(frame);
+    }
     else if (frame.t === "presence") {
       this.presence = { seats: frame.seats, spectators: frame.spectators };
       this.renderPlayers();
@@ -99,6 +107,7 @@ class TableShell {
     frame.receivedTick = performance.now();
     this.frame = frame;
     this.root.dataset.v = String(frame.v); // the version on screen (tests wait for it)
+    this.root.dataset.seat = frame.seat === null ? "" : String(frame.seat); // whose view it is
     if (frame.presence) this.presence = frame.presence;
     if (frame.chat) this.chat.replaceAll(frame.chat);
     this.chat.setMode(frame.seat !== null ? "players" : "spectators", frame.seat !== null || this.canSit);
@@ -126,6 +135,19 @@ class TableShell {
     if (frame.rematch && this.wantRematch) this.goTo(this.tableLink(frame.rematch));
   }
 
+  /** Take everything one seat was shown off the page (pass-and-play, between two seats). */
+  forgetSeat() {
+    this.boardEpoch += 1;
+    if (this.board) this.board.destroy();
+    this.board = null;
+    this.boardSeat = undefined;
+    this.nodes.slot.replaceChildren();
+    this.moves.reset();
+    this.nodes.announce.textContent = "";
+    this.awaitingV = null;
+    this.retryMove = null;
+  }
+
   // -- the board --------------------------------------------------------------------------
 
   ensureBoard() {
@@ -133,9 +155,11 @@ class TableShell {
     if (!frame.view) return;
     if (this.board && this.boardSeat === frame.seat) return;
     if (this.boardLoading) return;
+    const epoch = this.boardEpoch;
     // The board's module and its stylesheet: it is mounted (shown) once both are there.
     this.boardLoading = loadBoard(this.staticPrefix, this.game, this.boardCss)
       .then((module) => {
+        if (epoch !== this.boardEpoch) return; // the seat was forgotten meanwhile (pass-and-play)
         if (this.board) this.board.destroy();
         const seat = this.frame.seat;
         this.board = module.mount(boardHost(this.nodes.slot), {
@@ -153,7 +177,7 @@ class TableShell {
       })
       .finally(() => {
         this.boardLoading = null;
-        if (this.frame.seat !== this.boardSeat) this.ensureBoard();
+        if (epoch === this.boardEpoch && this.frame.seat !== this.boardSeat) this.ensureBoard();
       });
   }
 
@@ -317,11 +341,14 @@ class TableShell {
         ? fill(ngettext("Waiting for players: %(count)s free seat.", "Waiting for players: %(count)s free seats.", free), { count: free })
         : gettext("Every seat is taken: the host can start the game.");
     } else if (frame.status === "running") {
-      if (frame.seat !== null && frame.to_act.includes(frame.seat)) text = gettext("Your turn.");
+      if (this.pass && frame.seat !== null && frame.to_act.includes(frame.seat)) {
+        text = fill(gettext("%(name)s's turn."), { name: seatName(frame.seats[frame.seat]) });
+      } else if (frame.seat !== null && frame.to_act.includes(frame.seat)) text = gettext("Your turn.");
       else if (frame.seat !== null) text = fill(gettext("%(names)s to play."), { names: this.names(frame.to_act) });
+      else if (this.root.dataset.screen) text = fill(gettext("%(names)s to play."), { names: this.names(frame.to_act) });
       else text = fill(gettext("You are watching. %(names)s to play."), { names: this.names(frame.to_act) });
     } else if (frame.status === "finished") {
-      text = outcomeWords(frame.outcome, frame.seats, frame.seat).title;
+      text = outcomeWords(frame.outcome, frame.seats, this.pass ? null : frame.seat).title;
     } else {
       text = gettext("Game called off.");
     }
@@ -346,7 +373,8 @@ class TableShell {
     const index = seat.index;
     const mine = frame.seat === index;
     const toAct = frame.status === "running" && frame.to_act.includes(index);
-    const connected = this.presence.seats.includes(index);
+    // Pass-and-play: every seat of this device is here, whichever one is shown.
+    const connected = this.presence.seats.includes(index) || (frame.hands || []).includes(index);
     let presence;
     if (seat.bot) presence = el("span", { class: "presence bot" }, gettext("bot"));
     else if (seat.empty) presence = null;
@@ -588,7 +616,7 @@ class TableShell {
     const box = this.nodes.outcome;
     box.hidden = !over;
     if (!over) return;
-    const words = outcomeWords(frame.status === "finished" ? frame.outcome : null, frame.seats, frame.seat);
+    const words = outcomeWords(frame.status === "finished" ? frame.outcome : null, frame.seats, this.pass ? null : frame.seat);
     this.nodes.outcomeTitle.textContent = words.title;
     this.nodes.outcomeText.textContent = words.text;
     box.dataset.result = frame.status === "aborted" ? "aborted"

@@ -38,6 +38,14 @@ export class MoveList {
     this.onRender = () => {};
   }
 
+  /** Forget every move and view (pass-and-play: what one seat was told is not for the next). */
+  reset() {
+    this.entries.clear();
+    this.views.clear();
+    this.fetchedUpTo = -1;
+    this.render();
+  }
+
   /** Take what a state or update frame tells about moves. */
   apply(frame) {
     this.seats = frame.seats || this.seats;

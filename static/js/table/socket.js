@@ -32,6 +32,7 @@ export class TableSocket {
     this.lastFrameAt = 0;
     this.stopped = false;
     this.pinger = null;
+    this.asSeat = null; // pass-and-play: the seat this socket sees and acts as (-1: none), sent in hello
   }
 
   start() {
@@ -71,6 +72,7 @@ export class TableSocket {
       const hello = { t: "hello", acks: "update" };
       if (this.version !== null) hello.since = this.version;
       if (this.invite) hello.invite = this.invite;
+      if (this.asSeat !== null) hello.as = this.asSeat;
       ws.send(JSON.stringify(hello));
       this.handlers.status("open");
     });
@@ -121,6 +123,15 @@ export class TableSocket {
         if (frame.t === "ack") waiting.resolve(frame);
         else waiting.reject(new RequestError(frame));
         return;
+      }
+    }
+    if (frame.t === "state" && frame.id !== undefined && frame.id !== null) {
+      // A state answers a sync or an `as`: it settles that request, and is applied.
+      const waiting = this.pending.get(frame.id);
+      if (waiting) {
+        this.pending.delete(frame.id);
+        clearTimeout(waiting.timer);
+        waiting.resolve(frame);
       }
     }
     if (frame.t === "update" && frame.ack) {
