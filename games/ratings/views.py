@@ -63,7 +63,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     title = _titles().get(rules.slug, rules.title)
     since = timezone.now() - timedelta(days=ACTIVE_DAYS)
     rows = list(
-        Rating.objects.filter(game=rules.slug, last_played__gte=since)
+        Rating.objects.filter(game=rules.slug, last_played__gte=since, user__is_active=True)
         .exclude(user__rating_privacy__private=True)
         .select_related("user").order_by("-rating", "user__username")[:BOARD_SIZE * 2]
     )

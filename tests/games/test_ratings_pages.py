@@ -110,3 +110,15 @@ def test_a_profile_counts_every_finished_game_and_the_rating_history(client, use
     assert RatingChange.objects.filter(user=ana).count() == 2
     assert len(page.context["last"]) == 2 and all(item["change"] for item in page.context["last"])
     assert 'role="img"' in game["chart"]
+
+
+def test_a_deleted_account_leaves_the_leaderboard_and_the_account_page_links_the_profile(client, users):
+    ana, ben, cid = users
+    established(ana, 1800)
+    established(ben, 1700)
+    get_user_model().objects.filter(pk=ben.pk).update(is_active=False)  # what deleting an account leaves
+    page = client.get(reverse("leaderboard", args=[GAME]))
+    assert [e["name"] for e in page.context["ranked"]] == ["ana"]
+    client.force_login(ana)
+    account = client.get(reverse("account:home")).content.decode()
+    assert f'href="{reverse("player_profile", args=["ana"])}"' in account
