@@ -11,7 +11,6 @@ and the sockets only: pages and the admin never look at them.
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from django.conf import settings
@@ -21,8 +20,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
-from games.ratelimit import KeyedLimits
 from games.services import Who
+from ludo import limits
 from ludo.accounts import GUEST_NAME_MAX, clean_guest_name
 from ludo.tokens import services
 from ludo.tokens.models import GuestToken
@@ -100,23 +99,10 @@ def request_who(request: HttpRequest) -> Who:
 
 # -- the endpoints ------------------------------------------------------------------------------
 
-_guest_limits: KeyedLimits | None = None
-
-
-def guest_limits() -> KeyedLimits:
-    """Guest tokens per client address, per server process (LUDO_GUEST_TOKEN_RATE_LIMIT)."""
-    global _guest_limits
+def guest_token_rate() -> limits.Rate:
+    """Guest tokens per client address (LUDO_GUEST_TOKEN_RATE_LIMIT), over every server process."""
     limit, period = getattr(settings, "LUDO_GUEST_TOKEN_RATE_LIMIT", (10, 3600.0))
-    if _guest_limits is None or (_guest_limits.limit, _guest_limits.period) != (limit, period):
-        _guest_limits = KeyedLimits(int(limit), float(period))
-    return _guest_limits
-
-
-def _retry_after(limits: KeyedLimits, key: str) -> int:
-    window = limits.windows.get(key)
-    if window is None or not window.hits:
-        return 1
-    return max(1, math.ceil(window.hits[0] + window.period - window.clock()))
+    return int(limit), float(period)
 
 
 def _json_object(request: HttpRequest) -> dict[str, Any]:
@@ -151,10 +137,10 @@ def guest(request: HttpRequest) -> JsonResponse:
         return exc.response
     except (services.TokenError, ValueError) as exc:
         return error_response("bad_name", str(exc))
-    address = request.META.get("REMOTE_ADDR") or ""
-    limits = guest_limits()
-    if not limits.hit(address):
-        return error_response("rate_limited", Retry_After=str(_retry_after(limits, address)))
+    address = limits.client_address(request)
+    verdict = limits.allow("guest-token:address", address, limits.rate_for("guest-token", "address", guest_token_rate()))
+    if not verdict:
+        return error_response("rate_limited", Retry_After=str(verdict.retry_seconds))
     row, token = services.create_guest_token(name, address or None)
     return JsonResponse(
         {"token": token, "token_type": "Bearer", "kind": "guest", "name": row.display_name,
