@@ -197,6 +197,12 @@ class TableConsumer(_Guarded):
                     log.exception("the update answering a move on table %s failed", t)
             await self.ack(msg_id, v=version)
             return
+        if kind in ("chat", "sit"):
+            wait = await ratelimit.scope_over("join" if kind == "sit" else "chat", self.person_key,
+                                              limits.scope_address(self.scope))
+            if wait is not None:
+                await self.error("rate_limited", msg_id, retry_after=round(max(wait, 0.01), 2))
+                return
         if kind == "chat":
             said = await call(services.post_chat)(t, who, f["text"], self.invite)
             await self.ack(msg_id, message=said["id"])

@@ -181,6 +181,8 @@ class ChatMessage(models.Model):
     name = models.CharField(max_length=80)
     text = models.CharField(max_length=500)
     hidden = models.BooleanField(default=False)
+    # Written by one of the house's hosts (staff): the chat marks it, so nobody can talk as a host.
+    staff = models.BooleanField(default=False, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -197,6 +199,7 @@ class ChatMessage(models.Model):
             "channel": self.channel,
             "seat": self.seat,
             "name": self.name,
+            "staff": self.staff,
             "text": "" if self.hidden else self.text,
             "hidden": self.hidden,
             "at": self.created_at.isoformat() if self.created_at else None,
