@@ -271,12 +271,13 @@ def scope_address(scope: dict[str, Any]) -> str:
 
 
 def person_key(user_id: int | None, guest_key: str, address: str) -> str:
-    """An account, else a guest identity, else the address (never a session key)."""
+    """An account, else a guest identity, else the address (never a session key);
+    "" (nobody to count) when there is none of them."""
     if user_id is not None:
         return f"u:{user_id}"
     if guest_key:
         return guest_key
-    return f"a:{address}"
+    return f"a:{address}" if address else ""
 
 
 def request_person(request: HttpRequest) -> str:
@@ -314,9 +315,11 @@ def check(request: HttpRequest, scope: str, *, per_person: Rate | None = None, p
     person_rate = rate_for(scope, "person", per_person)
     address_rate = rate_for(scope, "address", per_address)
     address = client_address(request)
+    person = person or request_person(request)
     verdict = allow(f"{scope}:address", address, address_rate)
-    if verdict:
-        verdict = allow(f"{scope}:person", person or request_person(request), person_rate)
+    if verdict and person != person_key(None, "", address):
+        # Nobody known: the address's budget is the visitor's (counted just above).
+        verdict = allow(f"{scope}:person", person, person_rate)
     return None if verdict else too_many(request, verdict)
 
 
