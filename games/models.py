@@ -50,7 +50,7 @@ class Table(models.Model):
     clock = models.JSONField(_("time control"), default=dict, blank=True)
     private = models.BooleanField(_("private"), default=False)
     invite_token = models.CharField(_("invite token"), max_length=40, default=new_invite_token, editable=False)
-    # Whoever created the table hosts it (may start it, add bots): an account or a guest session.
+    # Whoever created the table hosts it (may start it, add bots): an account or a guest identity.
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -102,7 +102,7 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    """One seat at a table: empty, a person (account or guest session), or a bot."""
+    """One seat at a table: empty, a person (account or guest identity, ludo.guests), or a bot."""
 
     # No index of its own: the unique (table, index) one serves lookups by table.
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", db_index=False)

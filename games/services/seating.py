@@ -38,7 +38,9 @@ def create_table(
     now: datetime | None = None,
     waiting: bool = True,
 ) -> Table:
-    """A new table, open for players; its creator hosts it and (by default) takes seat 0."""
+    """A new table, open for players; its creator hosts it and (by default) takes seat 0.
+    A person may have LUDO_MAX_OPEN_TABLES tables waiting (``waiting=False``: one
+    that starts at once, as quick play's)."""
     if not who.can_sit:
         raise TableError("name_required")
     if rated and who.user_id is None:
