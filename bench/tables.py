@@ -231,6 +231,7 @@ def make_tables(count: int, game: str) -> list[tuple[int, list[str]]]:
 
     from games import services
     from ludo.accounts import GUEST_NAME_KEY
+    from ludo.guests import GUEST_ID_KEY, new_guest_id
 
     made = []
     for i in range(count):
@@ -239,9 +240,10 @@ def make_tables(count: int, game: str) -> list[tuple[int, list[str]]]:
             session = SessionStore()
             name = f"P{i}-{seat}"
             session[GUEST_NAME_KEY] = name
+            session[GUEST_ID_KEY] = new_guest_id()
             session.create()
             keys.append(session.session_key)
-            people.append(services.Who(guest_key=session.session_key, name=name))
+            people.append(services.Who(guest_key=session[GUEST_ID_KEY], name=name))
         table = services.create_table(people[0], game)
         services.join_table(table.pk, people[1])
         services.start_table(table.pk, people[0])

@@ -89,6 +89,8 @@ class TableAdmin(ReadOnly, admin.ModelAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(ReadOnly, admin.ModelAdmin):
+    # A guest's identity is never shown: names and seats tell people apart.
+    exclude = ("guest_key",)
     list_display = ("table", "index", "name", "user", "bot_level", "absent_since")
     list_filter = ("table__status", "bot_level")
     search_fields = ("name", "table__id")
@@ -115,6 +117,8 @@ class SeatAdmin(ReadOnly, admin.ModelAdmin):
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ReadOnly, admin.ModelAdmin):
+    # A guest's identity is never shown: names and seats tell people apart.
+    exclude = ("guest_key",)
     list_display = ("created_at", "table", "channel", "name", "text", "hidden")
     list_filter = ("channel", "hidden")
     search_fields = ("name", "text", "table__id")

@@ -23,9 +23,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import engines, services
+from games import engines, ratelimit, services
 from games.protocol import MAX_FRAME_BYTES, TableError, frame_for
-from ludo.tokens.http import Refused, request_who
+from ludo import limits
+from ludo.tokens.http import SAFE_METHODS, Refused, request_who
 
 STATUS = {
     "not_found": 404,
@@ -38,6 +39,7 @@ STATUS = {
     "not_seated": 403,
     "not_your_seat": 403,
     "stale_version": 409,
+    "too_many_tables": 409,
     "rate_limited": 429,
     "frame_too_large": 413,
 }
@@ -68,8 +70,11 @@ def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], requi
     return value
 
 
-def api(view: Callable[..., Any]) -> Callable[..., JsonResponse]:
-    """Turn a view's result (a dict, or (dict, status)) and TableErrors into JSON."""
+def api(view: Callable[..., Any] | None = None, *, scope: str = "api") -> Any:
+    """Turn a view's result (a dict, or (dict, status)) and TableErrors into JSON;
+    writes are rate-limited (``scope``, and "api" for all)."""
+    if view is None:
+        return lambda found: api(found, scope=scope)
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
@@ -77,6 +82,10 @@ def api(view: Callable[..., Any]) -> Callable[..., JsonResponse]:
             who = request_who(request)  # checks the CSRF token where a cookie says who you are
         except Refused as exc:
             return exc.response
+        if request.method not in SAFE_METHODS:
+            refusal = ratelimit.http_over(request, who, scope)
+            if refusal is not None:
+                return refusal
         try:
             result = view(request, who, *args, **kwargs)
         except TableError as exc:
@@ -102,7 +111,7 @@ def games(request: HttpRequest, who: services.Who) -> dict[str, Any]:
 
 @require_http_methods(["GET", "POST"])
 @ensure_csrf_cookie
-@api
+@api(scope="table-create")
 def tables(request: HttpRequest, who: services.Who) -> Any:
     if request.method == "GET":
         if request.GET.get("all") and who.is_staff:
@@ -126,7 +135,7 @@ def tables(request: HttpRequest, who: services.Who) -> Any:
 
 
 @require_POST
-@api
+@api(scope="table-create")
 def quick(request: HttpRequest, who: services.Who) -> Any:
     """"Play against a bot now"."""
     data = _body(request)
@@ -149,11 +158,11 @@ def table(request: HttpRequest, who: services.Who, table_id: int) -> dict[str, A
     return services.snapshot(table_id, who, int(since) if since and since.isdigit() else None)
 
 
-def _action(perform: Callable[[int, services.Who, dict[str, Any]], Any]) -> Callable[..., JsonResponse]:
+def _action(perform: Callable[[int, services.Who, dict[str, Any]], Any], scope: str = "api") -> Callable[..., JsonResponse]:
     """A POST on one table: run the service, answer with the table as the caller now sees it."""
 
     @require_POST
-    @api
+    @api(scope=scope)
     def view(request: HttpRequest, who: services.Who, table_id: int) -> dict[str, Any]:
         result = perform(table_id, who, _body(request))
         snap = services.snapshot(table_id, who)
@@ -162,7 +171,8 @@ def _action(perform: Callable[[int, services.Who, dict[str, Any]], Any]) -> Call
     return view
 
 
-join = _action(lambda t, who, d: services.join_table(t, who, _field(d, "seat", int), _field(d, "invite", str)))
+join = _action(lambda t, who, d: services.join_table(t, who, _field(d, "seat", int), _field(d, "invite", str)),
+               "join")
 leave = _action(lambda t, who, d: services.leave_table(t, who))
 bots = _action(lambda t, who, d: services.add_bots(t, who, _field(d, "level", str, required=True),
                                                    _field(d, "seats", list)))
@@ -172,10 +182,10 @@ move = _action(lambda t, who, d: services.play_move(t, who, _field(d, "move", st
 draw = _action(lambda t, who, d: services.draw(t, who, _choice(d, "action", ("offer", "accept", "decline"))))
 resign = _action(lambda t, who, d: services.resign(t, who))
 abort = _action(lambda t, who, d: services.abort(t, who))
-rematch = _action(lambda t, who, d: services.rematch(t, who))
+rematch = _action(lambda t, who, d: services.rematch(t, who), "table-create")
 kick = _action(lambda t, who, d: services.kick_absent(t, who, _field(d, "seat", int, required=True)))
 chat = _action(lambda t, who, d: services.post_chat(t, who, _field(d, "text", str, required=True),
-                                                    _field(d, "invite", str)))
+                                                    _field(d, "invite", str)), "chat")
 # The hosts of the house.
 end = _action(lambda t, who, d: services.staff_end(t, who, _field(d, "reason", str) or ""))
 remove = _action(lambda t, who, d: services.staff_remove(t, who, _field(d, "seat", int, required=True),

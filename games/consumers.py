@@ -35,6 +35,7 @@ from games.protocol import (
 )
 from games.services import living
 from games.sockets import FastSocket, db, poll_seconds, touches
+from ludo import limits
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,7 @@ class _Guarded(FastSocket):
         await self.send_json(error_frame(code, detail, msg_id, self.language, **data))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        wait = self._over_limit()
+        wait = await self._over_limit()
         if wait is not None:
             # Dropped, and told so: the answer echoes the request's id.
             msg_id = request_id(text_data) if text_data is not None else None
@@ -106,13 +107,12 @@ class _Guarded(FastSocket):
             log.exception("table socket failed on a %s message", message.type)
             await self.error("server_error", message.id)
 
-    def _over_limit(self) -> float | None:
+    async def _over_limit(self) -> float | None:
         """None when the message may be handled; else the seconds until it could be."""
         if not self.limit.hit():
             return self.limit.retry_after()
-        people = ratelimit.people()
-        if self.person_key and not people.hit(self.person_key):
-            return people.retry_after(self.person_key)
+        if self.person_key:
+            return await ratelimit.person_over(self.person_key)
         return None
 
     async def handle(self, message: Message) -> None:
@@ -122,12 +122,10 @@ class _Guarded(FastSocket):
         await self.send_json({"t": "pong", "id": message.id, "server_time": server_time()})
 
 
-def _person_key(who: services.Who, channel_name: str) -> str:
-    if who.user_id is not None:
-        return f"u{who.user_id}"
-    if who.guest_key:
-        return f"g{who.guest_key}"
-    return f"c{channel_name}"
+def _person_key(who: services.Who, scope: dict[str, Any]) -> str:
+    """The person's budget over all their sockets: account, guest identity, or
+    else the address (a new socket is no new budget)."""
+    return limits.person_key(who.user_id, who.guest_key, limits.scope_address(scope))
 
 
 class TableConsumer(_Guarded):
@@ -148,7 +146,7 @@ class TableConsumer(_Guarded):
         self.acks_in_update = False
         self.as_seat: int | None = None  # the seat chosen with `as` (several seats held), or None
         self.who = await db(services.Who.from_scope)(self.scope)
-        self.person_key = _person_key(self.who, self.channel_name)
+        self.person_key = _person_key(self.who, self.scope)
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
@@ -213,6 +211,12 @@ class TableConsumer(_Guarded):
                     log.exception("the update answering a move on table %s failed", t)
             await self.ack(msg_id, v=version)
             return
+        if kind in ("chat", "sit"):
+            wait = await ratelimit.scope_over("join" if kind == "sit" else "chat", self.person_key,
+                                              limits.scope_address(self.scope))
+            if wait is not None:
+                await self.error("rate_limited", msg_id, retry_after=round(max(wait, 0.01), 2))
+                return
         if kind == "chat":
             said = await call(services.post_chat)(t, who, f["text"], self.invite)
             await self.ack(msg_id, message=said["id"])
@@ -266,7 +270,7 @@ class TableConsumer(_Guarded):
     async def open(self, since: int | None, invite: str | None, msg_id: Any = None) -> None:
         if not self.joined:
             self.who = self._narrowed(await db(services.Who.from_scope)(self.scope))
-            self.person_key = _person_key(self.who, self.channel_name)
+            self.person_key = _person_key(self.who, self.scope)
             table, seat = await db(services.open_table)(self.table_id, self.who, invite)
             self.invite = invite
             # Join the group before reading the state: no version can fall between.
@@ -373,7 +377,7 @@ class LobbyConsumer(_Guarded):
 
     async def connect(self) -> None:
         await self.accept()
-        self.person_key = f"c{self.channel_name}"
+        self.person_key = _person_key(await db(services.Who.from_scope)(self.scope), self.scope)
         await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
         self.stamp = await db(services.lobby_stamp)()
         tables = await db(services.lobby_tables)()

@@ -50,7 +50,7 @@ class Table(models.Model):
     clock = models.JSONField(_("time control"), default=dict, blank=True)
     private = models.BooleanField(_("private"), default=False)
     invite_token = models.CharField(_("invite token"), max_length=40, default=new_invite_token, editable=False)
-    # Whoever created the table hosts it (may start it, add bots): an account or a guest session.
+    # Whoever created the table hosts it (may start it, add bots): an account or a guest identity.
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -102,7 +102,7 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    """One seat at a table: empty, a person (account or guest session), or a bot."""
+    """One seat at a table: empty, a person (account or guest identity, ludo.guests), or a bot."""
 
     # No index of its own: the unique (table, index) one serves lookups by table.
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", db_index=False)
@@ -181,6 +181,8 @@ class ChatMessage(models.Model):
     name = models.CharField(max_length=80)
     text = models.CharField(max_length=500)
     hidden = models.BooleanField(default=False)
+    # Written by one of the house's hosts (staff): the chat marks it, so nobody can talk as a host.
+    staff = models.BooleanField(default=False, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -197,6 +199,7 @@ class ChatMessage(models.Model):
             "channel": self.channel,
             "seat": self.seat,
             "name": self.name,
+            "staff": self.staff,
             "text": "" if self.hidden else self.text,
             "hidden": self.hidden,
             "at": self.created_at.isoformat() if self.created_at else None,

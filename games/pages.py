@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
-from games import engines, lessons, services
+from games import engines, lessons, ratelimit, services
 from games.bots.names import bot_name, is_cast_name
 from games.engines.base import Option, Rules
 from games.models import Seat, Table
@@ -249,6 +249,9 @@ def _refused(request: HttpRequest, exc: TableError, game: str = "") -> HttpRespo
 def create(request: HttpRequest) -> HttpResponse:
     """The lobby's "create a table" form: the table, its bots, then its page."""
     who = services.Who.from_request(request)
+    refusal = ratelimit.http_over(request, who, "table-create")
+    if refusal is not None:
+        return refusal
     game = request.POST.get("game", "")
     try:
         rules = _form_rules(request)
@@ -300,6 +303,9 @@ def quick(request: HttpRequest) -> HttpResponse:
         seats = _quick_seats(request, rules)
         named = ensure_guest_name(request)
         who = services.Who.from_request(request)
+        refusal = ratelimit.http_over(request, who, "table-create")
+        if refusal is not None:
+            return refusal
         table = services.quick_game(who, rules.slug, level, seats)
     except TableError as exc:
         return _refused(request, exc, game)

@@ -60,6 +60,8 @@ ERROR_MESSAGES: dict[str, Any] = {
     "bad_seat": _("There is no such seat."),
     "seat_taken": _("This seat is taken."),
     "table_full": _("The table is full."),
+    "too_many_tables": _("You already have as many tables waiting for players as one person may: "
+                         "start one or leave one first."),
     "seats_empty": _("Every seat must be taken before the game starts."),
     "not_a_bot": _("There is no bot on this seat."),
     "not_a_person": _("Nobody is sitting on this seat."),

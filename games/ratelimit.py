@@ -1,86 +1,34 @@
 """Message rate limits for sockets: per socket, and per person across their sockets.
 
-Sliding windows kept in the server process's memory. A person's sockets that
-land on different server processes are counted per process (with N processes
-a person gets at most N times the limit); one socket is always counted in
-full. lichess allows a player 100 messages in 20 seconds: our default too.
+One socket's window lives in its server process's memory (a socket is served
+by one process). A person's messages over all their sockets are counted by the
+site's limiter (ludo.limits): in Redis when it is configured, so every process
+counts the same hits. The person is the account, else the guest identity, else
+the client address: an anonymous visitor opening socket after socket shares one
+budget. lichess allows a player 100 messages in 20 seconds: our default too.
 """
 
 from __future__ import annotations
 
-import time
-from collections import OrderedDict, deque
-from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 
-Clock = Callable[[], float]
+from ludo import limits
+from ludo.limits import KeyedLimits, SlidingWindow
 
+__all__ = ["WRITES", "KeyedLimits", "SlidingWindow", "person_limit", "person_over", "scope_over", "socket_limit"]
 
-class SlidingWindow:
-    """At most ``limit`` hits in any ``period`` seconds."""
-
-    __slots__ = ("limit", "period", "clock", "hits")
-
-    def __init__(self, limit: int, period: float, clock: Clock = time.monotonic) -> None:
-        if limit < 1 or period <= 0:
-            raise ValueError("a rate limit needs a positive limit and period")
-        self.limit = limit
-        self.period = period
-        self.clock = clock
-        self.hits: deque[float] = deque()
-
-    def hit(self) -> bool:
-        """Count one message; False (and not counted) when over the limit."""
-        now = self.clock()
-        horizon = now - self.period
-        hits = self.hits
-        while hits and hits[0] <= horizon:
-            hits.popleft()
-        if len(hits) >= self.limit:
-            return False
-        hits.append(now)
-        return True
-
-    def retry_after(self) -> float:
-        """Seconds until the window takes a hit again (0: it would now)."""
-        if len(self.hits) < self.limit:
-            return 0.0
-        return max(0.0, self.hits[0] + self.period - self.clock())
-
-    def idle(self) -> bool:
-        return not self.hits or self.hits[-1] <= self.clock() - self.period
-
-
-class KeyedLimits:
-    """One sliding window per key (a person), forgetting the idle ones."""
-
-    def __init__(self, limit: int, period: float, clock: Clock = time.monotonic, max_keys: int = 50_000) -> None:
-        self.limit = limit
-        self.period = period
-        self.clock = clock
-        self.max_keys = max_keys
-        self.windows: OrderedDict[str, SlidingWindow] = OrderedDict()
-
-    def hit(self, key: str) -> bool:
-        window = self.windows.get(key)
-        if window is None:
-            window = self.windows[key] = SlidingWindow(self.limit, self.period, self.clock)
-            if len(self.windows) > self.max_keys:
-                self._forget()
-        else:
-            self.windows.move_to_end(key)
-        return window.hit()
-
-    def retry_after(self, key: str) -> float:
-        window = self.windows.get(key)
-        return 0.0 if window is None else window.retry_after()
-
-    def _forget(self) -> None:
-        # Oldest first: drop idle windows; if all are busy, drop the oldest anyway.
-        for key in list(self.windows)[: len(self.windows) // 2 + 1]:
-            if self.windows[key].idle() or len(self.windows) > self.max_keys:
-                del self.windows[key]
+# Writes to tables per person and per address, over HTTP (games/api.py, games/pages.py)
+# and sockets alike, as (count, seconds); LUDO_RATE_LIMITS overrides them. Every
+# API write counts against "api"; some against their own scope too. An address may
+# be a whole house behind one box: its budgets hold a few people's.
+WRITES: dict[str, dict[str, limits.Rate]] = {
+    "api": {"person": (300, 60.0), "address": (1200, 60.0)},
+    "table-create": {"person": (10, 300.0), "address": (20, 300.0)},
+    "join": {"person": (30, 60.0), "address": (120, 60.0)},
+    "chat": {"person": (20, 60.0), "address": (60, 60.0)},
+}
 
 
 def socket_limit() -> tuple[int, float]:
@@ -93,13 +41,30 @@ def person_limit() -> tuple[int, float]:
     return int(limit), float(period)
 
 
-_people: KeyedLimits | None = None
+async def person_over(person_key: str) -> float | None:
+    """None when ``person_key`` may send one more message; else the seconds to wait."""
+    verdict = await limits.aallow("ws", person_key, person_limit())
+    return None if verdict else verdict.retry_after
 
 
-def people() -> KeyedLimits:
-    """The process-wide per-person limits (built on first use, from settings)."""
-    global _people
-    limit, period = person_limit()
-    if _people is None or (_people.limit, _people.period) != (limit, period):
-        _people = KeyedLimits(limit, period)
-    return _people
+def http_over(request: Any, who: Any, scope: str = "api") -> Any:
+    """An HTTP write of ``scope`` by ``who`` (a services.Who): None when allowed
+    (counted against "api" and ``scope``), else the 429 answer."""
+    person = limits.person_key(who.user_id, who.guest_key, limits.client_address(request))
+    for name in dict.fromkeys(("api", scope)):
+        rates = WRITES[name]
+        refusal = limits.check(request, name, per_person=rates["person"], per_address=rates["address"], person=person)
+        if refusal is not None:
+            return refusal
+    return None
+
+
+async def scope_over(scope: str, person_key: str, address: str) -> float | None:
+    """A socket's write of ``scope`` (chat, join), counted as over HTTP: None when
+    allowed, else the seconds to wait."""
+    rates = WRITES[scope]
+    for kind, key in (("address", address), ("person", person_key)):
+        verdict = await limits.aallow(f"{scope}:{kind}", key, limits.rate_for(scope, kind, rates[kind]))
+        if not verdict:
+            return verdict.retry_after
+    return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -43,13 +45,66 @@ def create_staff_account(username: str, email: str, password: str, *, superuser:
 
 
 def clean_guest_name(raw: str) -> str:
-    """A display name for a guest: trimmed, single-spaced, 2 to 40 printable characters."""
+    """A display name for a guest: trimmed, single-spaced, 2 to 40 printable
+    characters, and not an account's or the house's (:class:`NameTaken`)."""
     name = " ".join((raw or "").split())
     if not 2 <= len(name) <= GUEST_NAME_MAX:
         raise ValueError(f"a display name needs 2 to {GUEST_NAME_MAX} characters")
     if not name.isprintable():
         raise ValueError("a display name cannot hold control characters")
+    if name_is_reserved(name):
+        raise NameTaken(f"{name!r} belongs to an account or to the house")
     return name
+
+
+# -- names guests cannot take -------------------------------------------------------------------
+
+class NameTaken(ValueError):
+    """A guest asked for a name that an account, or the house, goes by."""
+
+
+# The house's own words, in the folded form of name_skeleton: a guest called "Hôte",
+# "h0te", "L'hôte" or "ADMIN" would look like one of the hosts in the chat.
+RESERVED_NAMES = frozenset({
+    "hote", "hotes", "hotesse", "host", "hosts", "admin", "admins", "administrateur", "administrator",
+    "staff", "moderateur", "moderator", "modo", "ludo", "systeme", "system",
+})
+# Letters that look like Latin ones (Cyrillic, Greek), and digits and signs written for letters.
+_LOOKALIKES = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "н": "h", "һ": "h", "т": "t",
+    "і": "i", "ѕ": "s", "ԁ": "d", "м": "m", "ο": "o", "α": "a", "τ": "t", "ε": "e", "ι": "i", "η": "n",
+    "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i",
+})
+
+
+def name_skeleton(name: str) -> str:
+    """A name as it looks: no accents, no case, lookalike letters and digits read as
+    Latin letters, only letters left ("H0té" and "hote" give the same)."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return "".join(ch for ch in plain.translate(_LOOKALIKES) if ch.isalnum())
+
+
+def _words(name: str) -> list[str]:
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return [w for w in re.split(r"[^\w@$!]+|_", plain) if w]
+
+
+def name_is_reserved(name: str) -> bool:
+    """Whether a guest may not call itself ``name``: the house's words (as the whole
+    name or one of its words, trailing digits aside: "Hôte 2", "l'admin"), or an
+    existing account's username, whatever the case, accents or lookalikes."""
+    words = _words(name)
+    for candidate in [*words, "".join(words)]:
+        for variant in (candidate, candidate.rstrip("0123456789")):
+            if name_skeleton(variant) in RESERVED_NAMES:
+                return True
+    wanted = name_skeleton(name)
+    if not wanted:
+        return False
+    usernames = get_user_model().objects.values_list("username", flat=True)
+    return any(name_skeleton(username) == wanted for username in usernames.iterator(chunk_size=2000))
 
 
 def display_name(request: HttpRequest) -> str | None:

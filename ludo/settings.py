@@ -293,6 +293,17 @@ LUDO_BOT_LEASE_SECONDS = env_int("LUDO_BOT_LEASE_MS", 10_000, minimum=1000, maxi
 # Messages per 20 s: per socket (lichess's figure for a player), per person on one process.
 LUDO_WS_RATE_LIMIT = (env_int("LUDO_WS_RATE_LIMIT", 100, minimum=1), 20.0)
 LUDO_WS_PERSON_RATE_LIMIT = (env_int("LUDO_WS_PERSON_RATE_LIMIT", 200, minimum=1), 20.0)
+# Tables waiting for players (open, not started) one person may have at once.
+LUDO_MAX_OPEN_TABLES = env_int("LUDO_MAX_OPEN_TABLES", 3, minimum=1, maximum=1000)
+
+# -- rate limits (ludo/limits.py) ------------------------------------------------------------
+
+# Per person and per address, counted in Redis when REDIS_URL is set (every process
+# counts the same hits), else in memory. LUDO_RATE_LIMITS=off lifts them all (the
+# bench creates hundreds of tables from one address); LUDO_RATE_LIMITS (the dict)
+# overrides a scope's rates: {"chat": {"person": (20, 60.0), "address": None}}.
+LUDO_RATE_LIMITS_ENABLED = env_bool("LUDO_RATE_LIMITS", True)
+LUDO_RATE_LIMITS: dict[str, dict[str, tuple[int, float] | None]] = {}
 
 # -- API tokens (ludo/tokens, docs/api.md) ---------------------------------------------------
 

@@ -27,7 +27,9 @@ from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from ludo.accounts import GUEST_NAME_KEY, GUEST_NAME_MAX, clean_guest_name
+from ludo.accounts import GUEST_NAME_KEY, GUEST_NAME_MAX, NameTaken, clean_guest_name
+from ludo.guests import guest_id
+from ludo.limits import rate_limited
 from ludo.language import save_account_language
 
 log = logging.getLogger(__name__)
@@ -142,6 +144,10 @@ class GuestNameForm(forms.Form):
     def clean_name(self) -> str:
         try:
             return clean_guest_name(self.cleaned_data["name"])
+        except NameTaken:
+            raise forms.ValidationError(
+                gettext_lazy("This name belongs to an account or to the house: choose another one.")
+            ) from None
         except ValueError:
             raise forms.ValidationError(
                 gettext_lazy("A display name needs 2 to %(max)d printable characters.") % {"max": GUEST_NAME_MAX}
@@ -155,13 +161,16 @@ def _next_url(request: HttpRequest, fallback: str = "/") -> str:
     return fallback
 
 
+@rate_limited("guest-name", per_person=(10, 600.0), per_address=(30, 600.0))
 def guest(request: HttpRequest) -> HttpResponse:
-    """Play without an account: choose a display name kept in the session."""
+    """Play without an account: choose a display name kept in the session (with
+    the guest's identity, ludo.guests)."""
     if request.user.is_authenticated:
         return redirect("home")
     form = GuestNameForm(request.POST or None, initial={"name": request.session.get(GUEST_NAME_KEY, "")})
     if request.method == "POST" and form.is_valid():
         request.session[GUEST_NAME_KEY] = form.cleaned_data["name"]
+        guest_id(request.session, create=True)
         messages.success(request, _("You play as %(name)s.") % {"name": form.cleaned_data["name"]})
         return redirect(_next_url(request))
     return render(request, "registration/guest.html", {"form": form, "next": _next_url(request, "")})

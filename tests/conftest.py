@@ -64,6 +64,16 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Every test starts with no request counted (ludo.limits keeps counts for the
+    process, or in Redis under the run's prefix)."""
+    from ludo import limits
+
+    limits.reset()
+    yield
+
+
 @pytest.fixture
 def alice(db):
     """A host: staff account in the hosts' group."""

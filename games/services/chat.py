@@ -51,7 +51,7 @@ def post_chat(table_id: Any, who: Who, text: Any, invite: str | None = None) -> 
     channel = ChatMessage.Channel.PLAYERS if mine is not None else ChatMessage.Channel.SPECTATORS
     message = ChatMessage.objects.create(
         table=table, channel=channel, seat=mine.index if mine else None, user_id=who.user_id,
-        guest_key="" if who.user_id else who.guest_key, name=who.name, text=text,
+        guest_key="" if who.user_id else who.guest_key, name=who.name, text=text, staff=who.is_staff,
     )
     data = message.to_dict()
     group = chat_group(table.pk, channel)

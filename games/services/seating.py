@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from games import engines
@@ -35,8 +36,11 @@ def create_table(
     absent_bot: str = "",
     absent_grace: int = 120,
     now: datetime | None = None,
+    waiting: bool = True,
 ) -> Table:
-    """A new table, open for players; its creator hosts it and (by default) takes seat 0."""
+    """A new table, open for players; its creator hosts it and (by default) takes seat 0.
+    A person may have LUDO_MAX_OPEN_TABLES tables waiting (``waiting=False``: one
+    that starts at once, as quick play's)."""
     if not who.can_sit:
         raise TableError("name_required")
     if rated and who.user_id is None:
@@ -60,6 +64,8 @@ def create_table(
         raise TableError("bad_options", str(exc)) from None
     if absent_bot:
         _check_level(absent_bot)
+    if waiting:  # a table that will wait for players (quick play starts at once)
+        _check_open_tables(who)
     if isinstance(absent_grace, bool) or not isinstance(absent_grace, int) or not 10 <= absent_grace <= 86400 * 30:
         raise TableError("bad_options", "absent_grace must be 10 s to 30 days")
     table = Table.objects.create(
@@ -85,6 +91,21 @@ def create_table(
     table.save()
     _broadcast(table, "create", seat_rows)
     return table
+
+
+def max_open_tables() -> int:
+    return int(getattr(settings, "LUDO_MAX_OPEN_TABLES", 3))
+
+
+def _check_open_tables(who: Who) -> None:
+    """At most LUDO_MAX_OPEN_TABLES tables waiting for players per person (hosts
+    of the house excepted): one person cannot fill the lobby."""
+    if who.is_staff:
+        return
+    mine = Table.objects.filter(status=Table.Status.OPEN)
+    mine = mine.filter(created_by_id=who.user_id) if who.user_id is not None else mine.filter(creator_key=who.guest_key)
+    if mine.count() >= max_open_tables():
+        raise TableError("too_many_tables", max=max_open_tables())
 
 
 @_transaction
@@ -231,7 +252,7 @@ def quick_game(who: Who, game: str, level: str = DEFAULT_BOT_LEVEL, seats: int |
                options: dict[str, Any] | None = None, clock: Any = None) -> Table:
     """"Play against a bot now": a table with ``who`` on seat 0, bots everywhere else, started."""
     _check_level(level)
-    table = create_table(who, game, seats, options, clock=clock, absent_bot=level)
+    table = create_table(who, game, seats, options, clock=clock, absent_bot=level, waiting=False)
     add_bots(table.pk, who, level)
     start_table(table.pk, who)
     table.refresh_from_db()

@@ -10,8 +10,9 @@ from games.models import ChatMessage, Connection, Seat
 
 @dataclass(frozen=True)
 class Who:
-    """The person behind a request or a socket: an account, a guest session
-    (with or without a display name), or nobody in particular."""
+    """The person behind a request or a socket: an account, a guest (its identity
+    kept in the session, ``g:<hex>``, or a guest token's, ``t:<hex>``; never the
+    session key), or nobody in particular."""
 
     user_id: int | None = None
     guest_key: str = ""
@@ -31,14 +32,18 @@ class Who:
 
     @classmethod
     def from_user_and_session(cls, user: Any, session: Any) -> Who:
+        """A named guest without an identity yet gets one in ``session`` (the
+        caller saves it: the session middleware for a request)."""
         from ludo.accounts import GUEST_NAME_KEY
+        from ludo.guests import guest_id
 
         if user is not None and getattr(user, "is_authenticated", False):
             return cls(user_id=user.pk, name=user.get_username(), is_staff=bool(user.is_staff))
         if session is None:
             return cls()
         name = session.get(GUEST_NAME_KEY) or ""
-        return cls(guest_key=session.session_key or "", name=name if session.session_key else "")
+        key = guest_id(session, create=bool(name))
+        return cls(guest_key=key, name=name if key else "")
 
     @classmethod
     def from_request(cls, request: Any) -> Who:
@@ -46,8 +51,13 @@ class Who:
 
     @classmethod
     def from_scope(cls, scope: Any) -> Who:
-        """Reads the session: call it where the ORM may be used (a sync thread)."""
-        return cls.from_user_and_session(scope.get("user"), scope.get("session"))
+        """Reads the session (and saves a new guest identity in it): call it where
+        the ORM may be used (a sync thread)."""
+        session = scope.get("session")
+        who = cls.from_user_and_session(scope.get("user"), session)
+        if getattr(session, "modified", False) and getattr(session, "session_key", None):
+            session.save()
+        return who
 
 
 SYSTEM = Who(name="system")

@@ -11,7 +11,6 @@ and the sockets only: pages and the admin never look at them.
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from django.conf import settings
@@ -21,9 +20,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
-from games.ratelimit import KeyedLimits
 from games.services import Who
-from ludo.accounts import GUEST_NAME_MAX, clean_guest_name
+from ludo import limits
+from ludo.accounts import GUEST_NAME_MAX, NameTaken, clean_guest_name
 from ludo.tokens import services
 from ludo.tokens.models import GuestToken
 
@@ -36,6 +35,7 @@ ERRORS: dict[str, tuple[int, Any]] = {
     "bad_json": (400, _("The body is not valid JSON.")),
     "bad_message": (400, _("The body must be a JSON object.")),
     "bad_name": (400, _("A display name needs 2 to %(max)d printable characters.")),
+    "name_taken": (409, _("This name belongs to an account or to the house: choose another one.")),
     "frame_too_large": (413, _("The body is too large.")),
     "rate_limited": (429, _("Too many guest tokens were asked from your address. Try again later.")),
     "method_not_allowed": (405, _("This address only answers POST.")),
@@ -100,23 +100,10 @@ def request_who(request: HttpRequest) -> Who:
 
 # -- the endpoints ------------------------------------------------------------------------------
 
-_guest_limits: KeyedLimits | None = None
-
-
-def guest_limits() -> KeyedLimits:
-    """Guest tokens per client address, per server process (LUDO_GUEST_TOKEN_RATE_LIMIT)."""
-    global _guest_limits
+def guest_token_rate() -> limits.Rate:
+    """Guest tokens per client address (LUDO_GUEST_TOKEN_RATE_LIMIT), over every server process."""
     limit, period = getattr(settings, "LUDO_GUEST_TOKEN_RATE_LIMIT", (10, 3600.0))
-    if _guest_limits is None or (_guest_limits.limit, _guest_limits.period) != (limit, period):
-        _guest_limits = KeyedLimits(int(limit), float(period))
-    return _guest_limits
-
-
-def _retry_after(limits: KeyedLimits, key: str) -> int:
-    window = limits.windows.get(key)
-    if window is None or not window.hits:
-        return 1
-    return max(1, math.ceil(window.hits[0] + window.period - window.clock()))
+    return int(limit), float(period)
 
 
 def _json_object(request: HttpRequest) -> dict[str, Any]:
@@ -137,10 +124,12 @@ def guest(request: HttpRequest) -> JsonResponse:
     """``POST /api/guest`` with ``{"name": "Zoé"}``: a new guest identity and its token.
 
     Exempt from CSRF: it reads no cookie and acts for nobody who exists yet.
-    Only valid requests count against the address's limit.
+    Only well-formed requests count against the address's limit (a name that is
+    an account's counts too: nobody may list the accounts by asking).
     """
     if request.method != "POST":
         return error_response("method_not_allowed", Allow="POST")
+    taken = None
     try:
         data = _json_object(request)
         name = data.get("name")
@@ -149,12 +138,16 @@ def guest(request: HttpRequest) -> JsonResponse:
         name = clean_guest_name(name)
     except Refused as exc:
         return exc.response
+    except NameTaken as exc:
+        taken = exc
     except (services.TokenError, ValueError) as exc:
         return error_response("bad_name", str(exc))
-    address = request.META.get("REMOTE_ADDR") or ""
-    limits = guest_limits()
-    if not limits.hit(address):
-        return error_response("rate_limited", Retry_After=str(_retry_after(limits, address)))
+    address = limits.client_address(request)
+    verdict = limits.allow("guest-token:address", address, limits.rate_for("guest-token", "address", guest_token_rate()))
+    if not verdict:
+        return error_response("rate_limited", Retry_After=str(verdict.retry_seconds))
+    if taken is not None:
+        return error_response("name_taken", str(taken))
     row, token = services.create_guest_token(name, address or None)
     return JsonResponse(
         {"token": token, "token_type": "Bearer", "kind": "guest", "name": row.display_name,

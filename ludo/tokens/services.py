@@ -23,7 +23,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.services import Who
-from ludo.accounts import GUEST_NAME_KEY, clean_guest_name
+from ludo.accounts import GUEST_NAME_KEY, NameTaken, clean_guest_name
+from ludo.guests import GUEST_ID_KEY
 from ludo.tokens.models import GuestToken, PersonalToken
 
 ALPHABET = string.ascii_letters + string.digits
@@ -71,13 +72,15 @@ def guest_idle_days() -> int:
 def create_guest_token(raw_name: Any, address: str | None = None) -> tuple[GuestToken, str]:
     """A fresh guest identity with a display name (checked like the guest form's) and its token.
 
-    The identity is a random key of its own, never a session's: a session key
-    is 32 lowercase letters and digits, a token guest's key starts with ``t:``.
+    The identity is a random key of its own, never a session's: a session
+    guest's starts with ``g:``, a token guest's with ``t:``.
     """
     if not isinstance(raw_name, str):
         raise TokenError("bad_name", "name must be a string")
     try:
         name = clean_guest_name(raw_name)
+    except NameTaken as exc:
+        raise TokenError("name_taken", str(exc)) from None
     except ValueError as exc:
         raise TokenError("bad_name", str(exc)) from None
     token, prefix, hashed = _new_secret(GuestToken.MARKER)
@@ -163,8 +166,7 @@ class GuestTokenSession(dict):
     guest token: its identity key and display name. Read-only, never saved."""
 
     def __init__(self, key: str, name: str) -> None:
-        super().__init__({GUEST_NAME_KEY: name})
-        self.session_key = key
+        super().__init__({GUEST_NAME_KEY: name, GUEST_ID_KEY: key})
 
     def is_empty(self) -> bool:
         return False

@@ -101,10 +101,12 @@ def guest_session(name: str | None) -> str:
     from django.contrib.sessions.backends.db import SessionStore
 
     from ludo.accounts import GUEST_NAME_KEY
+    from ludo.guests import GUEST_ID_KEY, new_guest_id
 
     session = SessionStore()
     if name:
         session[GUEST_NAME_KEY] = name
+        session[GUEST_ID_KEY] = new_guest_id()
     session.create()
     return session.session_key
 

@@ -9,7 +9,6 @@ import pytest
 from django.test import Client
 
 from games import services
-from ludo.tokens.http import guest_limits
 from ludo.tokens.models import GuestToken
 
 pytestmark = pytest.mark.django_db
@@ -18,9 +17,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def fresh_limits(settings):
     settings.LUDO_GUEST_TOKEN_RATE_LIMIT = (3, 3600.0)
-    guest_limits().windows.clear()
-    yield
-    guest_limits().windows.clear()
 
 
 def ask(client: Client, body, address: str = "203.0.113.5", path: str = "/api/guest", **extra):

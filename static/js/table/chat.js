@@ -1,6 +1,7 @@
 // The table's chat: players talk among themselves, spectators among themselves
 // (the server keeps the two apart). Messages arrive in the hello answer (the last 50)
-// and as chat frames; a host's hidden message comes again, blanked.
+// and as chat frames; a host's hidden message comes again, blanked. A message of one
+// of the house's hosts (staff: true) carries a badge no guest can get by a name.
 
 import { el, gettext } from "./format.js";
 
@@ -48,6 +49,8 @@ export class Chat {
   add(message) {
     const item = el("li", { dataset: { message: message.id }, class: message.hidden ? "hidden-message" : null },
       el("strong", {}, message.name), " ",
+      message.staff ? el("span", { class: "staff-badge", title: gettext("One of the hosts of the house") },
+        gettext("host")) : null, message.staff ? " " : null,
       message.hidden ? el("em", {}, gettext("message hidden by a host")) : message.text);
     const old = this.seen.get(message.id);
     if (old) old.replaceWith(item);
