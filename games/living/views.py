@@ -31,7 +31,7 @@ from games.living.services import (
     room_of,
 )
 from games.protocol import ERROR_MESSAGES, TableError
-from ludo.accounts import GUEST_NAME_KEY
+from ludo.accounts import GUEST_NAME_KEY, GUEST_NAME_MAX, NameTaken, clean_guest_name
 from ludo.guests import ensure_guest_name
 
 LEVELS = dict(pages.LEVELS)
@@ -150,9 +150,18 @@ def join_code(request: HttpRequest, code: str) -> HttpResponse:
         target += f"?invite={table.invite_token}"
     if request.method == "POST":
         if who.user_id is None:
-            name = " ".join(request.POST.get("name", "").split())[:MAX_NAME]
-            if not name:
+            raw = " ".join(request.POST.get("name", "").split())
+            if not raw:
                 messages.error(request, str(ERROR_MESSAGES["name_required"]))
+                return _name_form(request, room, status=400)
+            try:  # the guest form's rules: no account's or the house's name
+                name = clean_guest_name(raw[:MAX_NAME])
+            except NameTaken:
+                messages.error(request, _("This name belongs to an account or to the house: choose another one."))
+                return _name_form(request, room, status=400)
+            except ValueError:
+                messages.error(request, _("A display name needs 2 to %(max)d printable characters.")
+                               % {"max": GUEST_NAME_MAX})
                 return _name_form(request, room, status=400)
             request.session[GUEST_NAME_KEY] = name
             if not request.session.session_key:

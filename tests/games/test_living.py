@@ -23,6 +23,7 @@ from games.living.models import Room
 from games.living.services import create_pass_table, create_screen_table, find_room, join_by_code
 from games.models import Action, Seat, Table
 from games.protocol import TableError
+from ludo.guests import GUEST_ID_KEY
 from tests.games.tables_helpers import Sock, guest, guest_session, move_connections, who_of  # noqa: F401
 
 GAMES = [r.slug for r in engines.all()]
@@ -105,12 +106,14 @@ def test_the_pages_create_a_screen_table_show_its_code_and_seat_two_phones(clien
     assert joined["Location"] == reverse("games:table", args=[table.pk]) + f"?invite={table.invite_token}"
     assert table.private and not services.lobby_tables()  # the code is the invitation
     seat = Seat.objects.get(table=table, index=0)
-    assert seat.name == "Zoé" and seat.guest_key == phone.session.session_key
+    assert seat.name == "Zoé" and seat.guest_key == phone.session[GUEST_ID_KEY]  # its own identity
+    assert seat.guest_key.startswith("g:") and seat.guest_key != phone.session.session_key
     # Back on the code later: straight to the seat.
     again = phone.get(f"/salon/{room.code}/")
     assert again.status_code == 302 and again["Location"] == joined["Location"]
     other = Client()
     assert other.post(f"/salon/{room.code}/", {"name": ""}).status_code == 400  # a name is needed
+    assert other.post(f"/salon/{room.code}/", {"name": "L'Hôte"}).status_code == 400  # the house's name
     assert Seat.objects.get(table=table, index=1).is_empty
     assert other.post(f"/salon/{room.code}/", {"name": "Ben"}).status_code == 302
     assert Seat.objects.get(table=table, index=1).name == "Ben"
