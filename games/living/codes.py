@@ -11,10 +11,10 @@ table among a few hundred takes days of trying, not seconds.
 from __future__ import annotations
 
 import secrets
-import time
 
-from django.core.cache import cache
 from django.http import HttpRequest
+
+from ludo import limits
 
 ALPHABET = "ACDEFHJKMNPRTWXY"
 LENGTH = 5
@@ -35,23 +35,20 @@ def is_well_formed(code: str) -> bool:
     return len(code) == LENGTH and all(ch in ALPHABET for ch in code)
 
 
-def client_address(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+OPENED_KEY = "living_codes"  # the codes this browser has opened (its session)
 
 
-def check_rate(request: HttpRequest, now: float | None = None) -> int | None:
-    """Count one code lookup from the request's address: None when allowed, else
-    the seconds until the address may try again. A fixed window per address in
-    the cache (shared by the server processes when the cache is)."""
-    now = time.time() if now is None else now
-    window = int(now // WINDOW)
-    key = f"living-code:{client_address(request)}:{window}"
-    cache.add(key, 0, WINDOW + 5)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, WINDOW + 5)
-        count = 1
-    if count > TRIES:
-        return int((window + 1) * WINDOW - now) + 1
-    return None
+def check_rate(request: HttpRequest, code: str) -> int | None:
+    """Count one code lookup from the request's address (the site's shared limiter):
+    None when allowed, else the seconds until the address may try again. A code this
+    browser already opened is not counted again (the name form's POST, a phone coming
+    back), so a household behind one address spends one lookup per phone."""
+    if code in request.session.get(OPENED_KEY, []):
+        return None
+    verdict = limits.allow("living-code", limits.client_address(request) or "unknown", (TRIES, WINDOW))
+    return None if verdict.allowed else verdict.retry_seconds
+
+
+def remember_opened(request: HttpRequest, code: str) -> None:
+    opened = [c for c in request.session.get(OPENED_KEY, []) if c != code][-9:]
+    request.session[OPENED_KEY] = [*opened, code]

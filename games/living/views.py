@@ -115,8 +115,8 @@ def screen(request: HttpRequest, table_id: int) -> HttpResponse:
     })
 
 
-def _limited(request: HttpRequest) -> HttpResponse | None:
-    wait = codes.check_rate(request)
+def _limited(request: HttpRequest, code: str) -> HttpResponse | None:
+    wait = codes.check_rate(request, codes.normalise(code))
     if wait is None:
         return None
     response = render(request, "living/join.html", {"limited": True, "wait_minutes": max(1, wait // 60)},
@@ -136,13 +136,14 @@ def join(request: HttpRequest) -> HttpResponse:
 
 def join_code(request: HttpRequest, code: str) -> HttpResponse:
     """The code's table: a name, then the seat (back to it when it is already theirs)."""
-    limited = _limited(request)
+    limited = _limited(request, code)
     if limited is not None:
         return limited
     try:
         room = find_room(code)
     except TableError:
         return render(request, "living/join.html", {"unknown": True, "code": code}, status=404)
+    codes.remember_opened(request, room.code)
     who = services.Who.from_request(request)
     table = room.table
     target = reverse("games:table", args=[table.pk])

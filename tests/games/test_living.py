@@ -138,6 +138,14 @@ def test_code_guessing_is_limited_per_address_and_bad_codes_change_nothing():
     assert all(s.is_empty for s in room.table.seats.all())
     # Another address is not affected.
     assert Client(REMOTE_ADDR="203.0.113.10").get(f"/salon/{room.code}/").status_code == 200
+    # A phone spends one lookup on its code: its name form and its returns are not counted.
+    phone = Client(REMOTE_ADDR="203.0.113.11")
+    for _ in range(codes.TRIES - 1):
+        assert phone.get("/salon/AAAAA/").status_code == 404
+    assert phone.get(f"/salon/{room.code}/").status_code == 200  # the last lookup allowed
+    assert phone.post(f"/salon/{room.code}/", {"name": "Max"}).status_code == 302
+    assert phone.get(f"/salon/{room.code}/").status_code == 302  # back to its seat
+    assert phone.get("/salon/AAAAA/").status_code == 429  # a new code is counted again
     # The typed-code form leads to the code's page.
     typed = Client().post("/salon/", {"code": f" {room.code.lower()} "})
     assert typed.status_code == 302 and typed["Location"].endswith(f"/salon/{room.code}/")
