@@ -101,8 +101,8 @@ def _store_file(document: Document, upload: Upload, content_type: str, position:
         document=document, position=position, original_name=upload.name[:255], content_type=content_type,
         size=len(upload.data), sha256=hashlib.sha256(upload.data).hexdigest(),
     )
-    safe_name = "".join(c if c.isalnum() or c in "._-" else "_" for c in upload.name)[-80:] or "file"
-    row.file.save(safe_name, ContentFile(upload.data), save=False)
+    # Stored under a random name with the extension of content_type (the model's upload_to).
+    row.file.save("upload", ContentFile(upload.data), save=False)
     row.save()
     return row
 
