@@ -107,7 +107,10 @@ def _command(paths: list[str], language: str, out: str) -> list[str]:
 def extracted_pages(paths: list[str], language: str, out: str) -> Iterator[dict]:
     """The pages of ``paths`` as catalog.extractor sends them, one by one; raises
     ExtractionError on a refusal, a crash or a limit reached (the process is then killed)."""
-    env = {**os.environ, "OMP_THREAD_LIMIT": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    # One thread each for tesseract and numpy; large blocks always from mmap, so that
+    # what a page took goes back to the system before the next page.
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+           "MALLOC_MMAP_THRESHOLD_": "131072", "MALLOC_ARENA_MAX": "2"}
     wall = settings.LUDO_EXTRACTION["wall_seconds"]
     deadline = time.monotonic() + wall
     with tempfile.TemporaryFile() as stderr:

@@ -66,7 +66,10 @@ def _check_pixels(width: float, height: float, page: int, limit: int) -> None:
         raise Refused("page_too_large", page=page, megapixels=round(pixels / 1_000_000), limit=limit)
 
 
-def pdf_pages(path: str, language: str, first: int, limit: int) -> Iterator[dict]:
+def pdf_pages(path: str, language: str, first: int, limit: int, out: Path) -> Iterator[dict]:
+    """The pages of a PDF. A page is rendered twice rather than kept twice: in colour
+    at the reader's width (its images), then, when it has no text layer, in grey at
+    300 dpi for tesseract; each rendering is dropped before the next one."""
     import pypdfium2 as pdfium
 
     from catalog import text as textlib
@@ -79,29 +82,35 @@ def pdf_pages(path: str, language: str, first: int, limit: int) -> Iterator[dict
         if len(pdf) > MAX_PAGES:
             raise Refused("too_many_pages", limit=MAX_PAGES)
         for index in range(len(pdf)):
+            number = first + index
             page = pdf[index]
             width, height = page.get_size()  # points, read without rendering anything
             textpage = page.get_textpage()
             layer = textlib.decode_text(textpage.get_text_bounded().encode("utf-8", "replace")).strip()
             textpage.close()
-            if len("".join(layer.split())) >= MIN_TEXT_LAYER_CHARS:
-                scale = READER_WIDTH / max(width, 1)
-                _check_pixels(width * scale, height * scale, first + index, limit)
-                image = page.render(scale=scale).to_pil()
+            has_layer = len("".join(layer.split())) >= MIN_TEXT_LAYER_CHARS
+            scale = READER_WIDTH / max(width, 1)
+            _check_pixels(width * scale, height * scale, number, limit)
+            if not has_layer:
+                _check_pixels(width * OCR_DPI / 72, height * OCR_DPI / 72, number, limit)
+            bitmap = page.render(scale=scale)
+            save_images(bitmap.to_pil(), number, out)
+            bitmap.close()
+            if has_layer:
                 record = {"method": "text-layer", "text": layer, "confidence": None, "steps": [], "doubtful": False}
             else:
-                scale = OCR_DPI / 72
-                _check_pixels(width * scale, height * scale, first + index, limit)
-                image = page.render(scale=scale).to_pil()
-                record = ocr_record(image, language)
+                bitmap = page.render(scale=OCR_DPI / 72, grayscale=True)
+                grey = bitmap.to_pil().copy()
+                bitmap.close()
+                record = ocr_record(grey, language)
+                del grey
             page.close()
-            yield record | {"_image": image}
-            del image
+            yield record | image_names(number)
     finally:
         pdf.close()
 
 
-def image_page(path: str, language: str, number: int, limit: int) -> dict:
+def image_page(path: str, language: str, number: int, limit: int, out: Path) -> dict:
     from PIL import Image, ImageOps
 
     Image.MAX_IMAGE_PIXELS = None  # checked below, from the header, with our own limit
@@ -115,8 +124,11 @@ def image_page(path: str, language: str, number: int, limit: int) -> dict:
         image.load()
     except Exception as exc:
         raise Refused("unreadable_image", detail=type(exc).__name__) from None
-    image = ImageOps.exif_transpose(image).convert("RGB")
-    return ocr_record(image, language) | {"_image": image}
+    image = ImageOps.exif_transpose(image)
+    save_images(image, number, out)
+    grey = image.convert("L")
+    del image
+    return ocr_record(grey, language) | image_names(number)
 
 
 def ocr_record(image, language: str) -> dict:
@@ -132,27 +144,35 @@ def ocr_record(image, language: str) -> dict:
             "doubtful": result.doubtful}
 
 
-def save_png(image, width: int, path: Path) -> None:
+def image_names(number: int) -> dict:
+    return {"image": f"p{number}.png", "thumbnail": f"p{number}-thumb.png"}
+
+
+def save_images(image, number: int, out: Path) -> None:
+    """The page's reader image and thumbnail, as PNG files in ``out``."""
     from PIL import Image
 
-    copy = image.convert("RGB")
-    if copy.width > width:
-        copy = copy.resize((width, max(1, round(copy.height * width / copy.width))), Image.Resampling.LANCZOS)
-    copy.save(path, "PNG", optimize=True)
+    names = image_names(number)
+    for width, name in ((READER_WIDTH, names["image"]), (THUMB_WIDTH, names["thumbnail"])):
+        copy = image.convert("RGB")
+        if copy.width > width:
+            copy = copy.resize((width, max(1, round(copy.height * width / copy.width))), Image.Resampling.LANCZOS)
+        copy.save(out / name, "PNG", optimize=True)
+        del copy
 
 
-def pages(files: list[str], language: str, limit: int) -> Iterator[dict]:
+def pages(files: list[str], language: str, limit: int, out: Path) -> Iterator[dict]:
     number = 0
     for path in files:
         with open(path, "rb") as handle:
             is_pdf = handle.read(len(PDF_MAGIC)) == PDF_MAGIC
         if is_pdf:
-            for record in pdf_pages(path, language, number + 1, limit):
+            for record in pdf_pages(path, language, number + 1, limit, out):
                 number += 1
                 yield record
         else:
             number += 1
-            yield image_page(path, language, number, limit)
+            yield image_page(path, language, number, limit, out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,12 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     limit_self(args.memory_mb, args.cpu_seconds)
     out = sys.stdout
     try:
-        for number, record in enumerate(pages(args.files, args.language, args.max_megapixels), start=1):
-            image = record.pop("_image")
-            record["image"], record["thumbnail"] = f"p{number}.png", f"p{number}-thumb.png"
-            save_png(image, READER_WIDTH, args.out / record["image"])
-            save_png(image, THUMB_WIDTH, args.out / record["thumbnail"])
-            del image
+        for record in pages(args.files, args.language, args.max_megapixels, args.out):
             out.write(json.dumps(record) + "\n")
             out.flush()
     except Refused as exc:

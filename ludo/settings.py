@@ -185,6 +185,15 @@ LUDO_EXTRACTION = {
 }
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# Checked before a body is read (ludo.uploads): a request body, and one uploaded file.
+# The README's proxy example refuses larger bodies too (client_max_body_size).
+LUDO_MAX_UPLOAD_BYTES = env_int("LUDO_MAX_UPLOAD_MB", 80, minimum=1, maximum=2048) * 1024 * 1024
+LUDO_MAX_REQUEST_BYTES = env_int("LUDO_MAX_REQUEST_MB", 100, minimum=1, maximum=4096) * 1024 * 1024
+FILE_UPLOAD_HANDLERS = [
+    "ludo.uploads.LimitedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 
 # -- people ------------------------------------------------------------------------------
 
