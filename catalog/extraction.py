@@ -91,14 +91,18 @@ def _reason(code: str, params: dict) -> str:
             "crashed": _("the extraction process stopped unexpectedly (%(detail)s)"),
             "no_file": _("the document has no file"),
         }
-        defaults = {"out_of_memory": limits["memory_mb"], "cpu": limits["cpu_seconds"], "wall": limits["wall_seconds"]}
-        return str(messages.get(code, messages["crashed"])) % {"limit": defaults.get(code), "detail": code, **params}
+        defaults = {
+            "out_of_memory": limits["memory_mb"], "cpu": limits["cpu_seconds"], "wall": limits["wall_seconds"],
+        }
+        values = {"limit": defaults.get(code), "detail": code, **params}
+        return str(messages.get(code, messages["crashed"])) % values
 
 
 def _command(paths: list[str], language: str, out: str) -> list[str]:
     limits = settings.LUDO_EXTRACTION
     return [
-        sys.executable, "-m", "catalog.extractor", "--out", out, "--language", TESSERACT_LANG.get(language, "eng"),
+        sys.executable, "-m", "catalog.extractor", "--out", out,
+        "--language", TESSERACT_LANG.get(language, "eng"),
         "--memory-mb", str(limits["memory_mb"]), "--cpu-seconds", str(limits["cpu_seconds"]),
         "--max-megapixels", str(limits["max_megapixels"]), *paths,
     ]

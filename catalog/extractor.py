@@ -97,7 +97,9 @@ def pdf_pages(path: str, language: str, first: int, limit: int, out: Path) -> It
             save_images(bitmap.to_pil(), number, out)
             bitmap.close()
             if has_layer:
-                record = {"method": "text-layer", "text": layer, "confidence": None, "steps": [], "doubtful": False}
+                record = {
+                    "method": "text-layer", "text": layer, "confidence": None, "steps": [], "doubtful": False,
+                }
             else:
                 bitmap = page.render(scale=OCR_DPI / 72, grayscale=True)
                 grey = bitmap.to_pil().copy()
@@ -156,7 +158,8 @@ def save_images(image, number: int, out: Path) -> None:
     for width, name in ((READER_WIDTH, names["image"]), (THUMB_WIDTH, names["thumbnail"])):
         copy = image.convert("RGB")
         if copy.width > width:
-            copy = copy.resize((width, max(1, round(copy.height * width / copy.width))), Image.Resampling.LANCZOS)
+            height = max(1, round(copy.height * width / copy.width))
+            copy = copy.resize((width, height), Image.Resampling.LANCZOS)
         copy.save(out / name, "PNG", optimize=True)
         del copy
 

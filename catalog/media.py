@@ -90,7 +90,8 @@ def download_name(original: str, content_type: str) -> str:
 
 
 def serve(
-    request: HttpRequest, field_file: FieldFile, *, filename: str = "", attachment: bool = False, text: bool = False
+    request: HttpRequest, field_file: FieldFile, *, filename: str = "", attachment: bool = False,
+    text: bool = False,
 ) -> HttpResponse:
     """The file of ``field_file`` (permission already checked by the caller);
     ``text``: a text export, served as UTF-8 text when its bytes are no known type."""
@@ -117,7 +118,8 @@ def serve(
             response["X-Accel-Redirect"] = settings.MEDIA_INTERNAL_URL + quote(field_file.name)
         else:
             response["X-Sendfile"] = str(path)
-    response["Content-Disposition"] = content_disposition_header(attachment, filename or PurePosixPath(path).name)
+    filename = filename or PurePosixPath(path).name
+    response["Content-Disposition"] = content_disposition_header(attachment, filename)
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = FILE_CSP
     response["Cache-Control"] = "private, max-age=3600"

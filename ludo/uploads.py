@@ -79,8 +79,11 @@ class RequestBodyLimit:
         body = (text + "\n").encode("utf-8")
         await send({
             "type": "http.response.start", "status": 413,
-            "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
-                        (b"connection", b"close")],
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
         })
         await send({"type": "http.response.body", "body": body})
 

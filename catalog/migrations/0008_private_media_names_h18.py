@@ -15,7 +15,9 @@ from pathlib import PurePosixPath
 from django.core.files.storage import default_storage
 from django.db import migrations
 
-FIELDS = [("DocumentFile", "file"), ("DocumentPage", "image"), ("DocumentPage", "thumbnail"), ("Game", "cover")]
+FIELDS = [
+    ("DocumentFile", "file"), ("DocumentPage", "image"), ("DocumentPage", "thumbnail"), ("Game", "cover"),
+]
 
 
 def _new_name(old: str, text_row: bool) -> str | None:

@@ -11,7 +11,6 @@ running (its process is alive before and after each answer); only the issue's
 
 from __future__ import annotations
 
-import os
 import shutil
 import threading
 import time
@@ -144,9 +143,11 @@ async def test_a_bot_answers_within_2_s_while_40_pages_are_ocrd(live_stack: Stac
         frame = await client.open()
         rules = engines.get("drumlin")
         chooser = bots.make("easy", rules, seed=3)
-        if 0 not in frame["to_act"]:  # the bot opens: let it
-            frame = await client.until_version(frame["v"] + 1, timeout=120)
         answers = []
+        if 0 not in frame["to_act"]:  # the bot opens: its first move is an answer too
+            start = time.monotonic()
+            frame = await client.until_version(frame["v"] + 1, timeout=120)
+            answers.append(time.monotonic() - start)
         for _ in range(EXCHANGES):
             assert extracting(worker.process.pid), "the extraction ended before the bot was asked"
             answer = await client.move(chooser.choose(frame["view"], 0), frame["v"])

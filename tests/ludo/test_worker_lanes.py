@@ -66,6 +66,7 @@ def test_play_goes_on_while_a_document_job_hangs_and_another_raises(registered):
     assert not runner.is_alive()
 
 
+@pytest.mark.django_db  # run_once closes the connections it finds, as between jobs
 def test_run_once_still_runs_every_lane(registered):
     ran = []
     registered("test.a", lambda: ran.append("a"), lane=worker.PLAY)
