@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Count, Q
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from catalog import extraction, names, services, text_import
 from catalog.models import Copy, Document, DocumentFile, Edition, Game, GameName, MissingPart, Person, Publisher, Term
+from ludo import uploads as uploads_limit
 
 
 class GameNameInline(admin.TabularInline):
@@ -41,6 +42,7 @@ class CopyInline(admin.StackedInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    formfield_overrides = {models.ImageField: {"form_class": uploads_limit.LimitedImageField}}
     list_display = ["title", "year", "min_players", "max_players", "min_time", "bgg_id", "engine_slug"]
     list_filter = ["kind", "engine_slug"]
     search_fields = ["title", "names__name", "other_names", "=bgg_id"]
@@ -115,7 +117,10 @@ class DocumentForm(forms.ModelForm):
         self.text_upload: services.Upload | None = None
 
     def clean_upload(self):
-        uploads = [services.Upload(f.name, f.read()) for f in self.files.getlist("upload")] if self.files else []
+        files = self.files.getlist("upload") if self.files else []
+        for f in files:
+            uploads_limit.check_size(f)  # past the limit, nothing of it was kept (ludo.uploads)
+        uploads = [services.Upload(f.name, f.read()) for f in files]
         # A text export: named .txt or .md and not a scan in disguise.
         texts = [u for u in uploads if text_import.is_text_name(u.name) and not extraction.sniff_content_type(u.data)]
         try:

@@ -12,4 +12,4 @@ class CatalogConfig(AppConfig):
         from ludo import worker
 
         post_migrate.connect(search.post_migrate, sender=self, dispatch_uid="catalog-search-schema")
-        worker.register("catalog.extract_text", jobs.extract_pending_documents)
+        worker.register("catalog.extract_text", jobs.extract_pending_documents, lane=worker.DOCUMENTS)

@@ -1,154 +1,228 @@
 """Text out of rulebook scans: the PDF text layer when there is one, else tesseract.
 
-A document whose files were uploaded waits with status "pending". The worker job
-claims one (``claim_next``), turns every file into pages (PDF pages rendered with
-pypdfium2, images as they are), reads each page's text (tesseract after the
-preprocessing of catalog/ocr.py, which also gives the page's confidence), makes a
-reader image and a thumbnail with Pillow, then stores all pages at once. A document
-with pages the OCR was unsure of ends "to check" (those pages are listed for staff),
-else "done". Any error is recorded on the document (status "failed") and the worker
-goes on. A document left "running" for longer than STALE_AFTER (a worker killed
-mid-way) is claimed again.
+A document whose files were uploaded waits with status "pending". The worker's
+documents lane claims one (``claim_next``) and hands its files to a process of
+their own (catalog.extractor) with memory, processor-time and wall-time limits
+and a limit on the size of a page: a scan that asks for gigabytes, or a page
+tesseract never finishes, costs that process only, never the worker. The process
+sends the pages one by one (text, OCR confidence, reader image and thumbnail
+written to a temporary folder); each page's images are moved into storage as they
+come, so memory does not grow with the page count; the rows are written at the end,
+all at once, with the noise found across pages. A document with pages the OCR was
+unsure of ends "to check" (those pages are listed for staff), else "done". Any
+refusal, crash or limit reached is recorded on the document (status "failed",
+the reason in words) and the worker goes on. A document left "running" for longer
+than STALE_AFTER (a worker killed mid-way) is claimed again.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import logging
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
+from pathlib import Path
 
-from django.core.files.base import ContentFile
+from django.conf import settings
+from django.core.files import File
 from django.db import connection, transaction
-from django.utils import timezone
-from PIL import Image, ImageOps
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from PIL import Image
 
-from catalog import ocr
+from catalog import extractor, media, ocr
 from catalog import text as textlib
 from catalog.models import TESSERACT_LANG, Document, DocumentFile, DocumentPage
 
 log = logging.getLogger(__name__)
 
 STALE_AFTER = timedelta(minutes=30)
-OCR_DPI = 300
-READER_WIDTH = 1100
-THUMB_WIDTH = 160
-MIN_TEXT_LAYER_CHARS = 40
-MAX_PAGES = 400
-PDF_MAGIC = b"%PDF-"
+THUMB_WIDTH = extractor.THUMB_WIDTH
+READER_WIDTH = extractor.READER_WIDTH
+PDF_MAGIC = extractor.PDF_MAGIC
 
 
 class ExtractionError(Exception):
-    """A file we cannot read; the message is shown to staff."""
+    """A file we cannot read or a limit reached; the message is shown to staff."""
 
 
 @dataclass
 class ExtractedPage:
     method: str
     text: str
-    image: Image.Image | None
     confidence: float | None = None
     steps: list[str] = field(default_factory=list)
     doubtful: bool = False
+    image: str = ""  # names in storage
+    thumbnail: str = ""
 
 
 def tesseract_available() -> bool:
     return ocr.tesseract_available()
 
 
-def ocr_page(image: Image.Image, language: str) -> ExtractedPage:
-    """tesseract on one page image, in the document's language (fra, deu, eng), after
-    the preprocessing that page needs."""
-    try:
-        result = ocr.read_page(image, TESSERACT_LANG.get(language, "eng"))
-    except ocr.OcrError as exc:
-        raise ExtractionError(str(exc)) from None
-    text = textlib.decode_text(result.text.encode("utf-8")).strip()
-    return ExtractedPage(
-        DocumentPage.Method.OCR, text, image, result.confidence, result.steps, result.doubtful
-    )
+# -- the extraction process ----------------------------------------------------------------
 
 
-def ocr_image(image: Image.Image, language: str) -> str:
-    return ocr_page(image, language).text
+def _reason(code: str, params: dict) -> str:
+    """A refusal of catalog.extractor in words, in the site's language (it is stored)."""
+    limits = settings.LUDO_EXTRACTION
+    with translation.override(settings.LANGUAGE_CODE):
+        messages = {
+            "unreadable_pdf": _("not a readable PDF (%(detail)s)"),
+            "unreadable_image": _("not a readable image (%(detail)s)"),
+            "too_many_pages": _("a PDF of more than %(limit)s pages is not accepted"),
+            "page_too_large": _(
+                "page %(page)s is too large: %(megapixels)s megapixels once rendered, the limit is %(limit)s"
+            ),
+            "ocr_failed": "%(detail)s",
+            "out_of_memory": _("the extraction needed more than %(limit)s MB of memory and was stopped"),
+            "cpu": _("the extraction used more than %(limit)s s of processor time and was stopped"),
+            "wall": _("the extraction took longer than %(limit)s s and was stopped"),
+            "crashed": _("the extraction process stopped unexpectedly (%(detail)s)"),
+            "no_file": _("the document has no file"),
+        }
+        defaults = {
+            "out_of_memory": limits["memory_mb"], "cpu": limits["cpu_seconds"], "wall": limits["wall_seconds"],
+        }
+        values = {"limit": defaults.get(code), "detail": code, **params}
+        return str(messages.get(code, messages["crashed"])) % values
 
 
-def _pdf_pages(data: bytes, language: str) -> list[ExtractedPage]:
-    import pypdfium2 as pdfium
-
-    try:
-        pdf = pdfium.PdfDocument(data)
-    except pdfium.PdfiumError as exc:
-        raise ExtractionError(f"not a readable PDF ({exc})") from None
-    pages = []
-    try:
-        if len(pdf) > MAX_PAGES:
-            raise ExtractionError(f"a PDF of more than {MAX_PAGES} pages is not accepted")
-        for index in range(len(pdf)):
-            page = pdf[index]
-            textpage = page.get_textpage()
-            layer = textlib.decode_text(textpage.get_text_bounded().encode("utf-8", "replace")).strip()
-            textpage.close()
-            if len("".join(layer.split())) >= MIN_TEXT_LAYER_CHARS:
-                image = page.render(scale=READER_WIDTH / max(page.get_width(), 1)).to_pil()
-                pages.append(ExtractedPage(DocumentPage.Method.TEXT_LAYER, layer, image))
-            else:
-                image = page.render(scale=OCR_DPI / 72).to_pil()
-                pages.append(ocr_page(image, language))
-            page.close()
-    finally:
-        pdf.close()
-    return pages
+def _command(paths: list[str], language: str, out: str) -> list[str]:
+    limits = settings.LUDO_EXTRACTION
+    return [
+        sys.executable, "-m", "catalog.extractor", "--out", out,
+        "--language", TESSERACT_LANG.get(language, "eng"),
+        "--memory-mb", str(limits["memory_mb"]), "--cpu-seconds", str(limits["cpu_seconds"]),
+        "--max-megapixels", str(limits["max_megapixels"]), *paths,
+    ]
 
 
-def _image_page(data: bytes, language: str) -> ExtractedPage:
-    try:
-        image = Image.open(io.BytesIO(data))
-        image.load()
-    except Exception as exc:  # Pillow raises many kinds of errors on bad files
-        raise ExtractionError(f"not a readable image ({type(exc).__name__})") from None
-    image = ImageOps.exif_transpose(image).convert("RGB")
-    return ocr_page(image, language)
+def extracted_pages(paths: list[str], language: str, out: str) -> Iterator[dict]:
+    """The pages of ``paths`` as catalog.extractor sends them, one by one; raises
+    ExtractionError on a refusal, a crash or a limit reached (the process is then killed)."""
+    # One thread each for tesseract and numpy; large blocks always from mmap, so that
+    # what a page took goes back to the system before the next page.
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+           "MALLOC_MMAP_THRESHOLD_": "131072", "MALLOC_ARENA_MAX": "2"}
+    wall = settings.LUDO_EXTRACTION["wall_seconds"]
+    deadline = time.monotonic() + wall
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(
+            _command(paths, language, out), cwd=settings.BASE_DIR, env=env,
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr,
+        )
+        try:
+            selector = selectors.DefaultSelector()
+            selector.register(process.stdout, selectors.EVENT_READ)
+            pending = b""
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ExtractionError(_reason("wall", {}))
+                if not selector.select(min(left, 5)):
+                    continue
+                chunk = os.read(process.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                pending += chunk
+                while b"\n" in pending:
+                    line, pending = pending.split(b"\n", 1)
+                    record = json.loads(line)
+                    if "error" in record:
+                        raise ExtractionError(_reason(record.pop("error"), record))
+                    yield record
+            status = process.wait(max(1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            raise ExtractionError(_reason("wall", {})) from None
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stdout.close()
+        if status != 0:
+            stderr.seek(0)
+            tail = stderr.read()[-2000:].decode("utf-8", "replace")
+            log.warning("extraction process ended with %s: %s", status, tail)
+            if status == -signal.SIGXCPU:
+                raise ExtractionError(_reason("cpu", {}))
+            if "MemoryError" in tail or "Cannot allocate memory" in tail or "std::bad_alloc" in tail:
+                raise ExtractionError(_reason("out_of_memory", {}))
+            detail = f"signal {-status}" if status < 0 else f"exit status {status}"
+            raise ExtractionError(_reason("crashed", {"detail": detail}))
 
 
-def extract_file(data: bytes, language: str) -> list[ExtractedPage]:
-    if data.startswith(PDF_MAGIC):
-        return _pdf_pages(data, language)
-    return [_image_page(data, language)]
+# -- storing the pages ---------------------------------------------------------------------
 
 
-def _png(image: Image.Image, width: int) -> ContentFile:
-    copy = image.convert("RGB")
-    if copy.width > width:
-        copy = copy.resize((width, max(1, round(copy.height * width / copy.width))), Image.Resampling.LANCZOS)
-    buf = io.BytesIO()
-    copy.save(buf, "PNG", optimize=True)
-    return ContentFile(buf.getvalue())
+def _store_image(row: DocumentPage, field_name: str, path: Path) -> str:
+    model_field = DocumentPage._meta.get_field(field_name)
+    with open(path, "rb") as handle:
+        name = model_field.storage.save(model_field.generate_filename(row, path.name), File(handle))
+    path.unlink()
+    return name
 
 
 def extract_document(document: Document) -> int:
     """Rebuild the pages of ``document`` from its files; returns the number of pages."""
-    extracted: list[ExtractedPage] = []
     files = list(document.files.order_by("position", "id"))
     if not files:
-        raise ExtractionError("the document has no file")
-    for f in files:
-        with f.file.open("rb") as handle:
-            extracted += extract_file(handle.read(), document.language)
-    noise = textlib.find_noise([p.text for p in extracted])
-    with transaction.atomic():
-        document.pages.all().delete()
-        for number, (page, marks) in enumerate(zip(extracted, noise), start=1):
-            row = DocumentPage(
-                document=document, number=number, method=page.method,
-                extracted_text=page.text, text=page.text, noise=[m.to_dict() for m in marks],
-                confidence=page.confidence, ocr_steps=page.steps, needs_check=page.doubtful,
-            )
-            if page.image is not None:
-                row.image.save(f"p{number:03d}.png", _png(page.image, READER_WIDTH), save=False)
-                row.thumbnail.save(f"p{number:03d}-thumb.png", _png(page.image, THUMB_WIDTH), save=False)
-            row.save()
+        raise ExtractionError(_reason("no_file", {}))
+    paths = [f.file.path for f in files]
+    stored: list[str] = []
+    extracted: list[ExtractedPage] = []
+    probe = DocumentPage(document=document)  # for the names of the images in storage
+    try:
+        with tempfile.TemporaryDirectory(prefix="ludo-extract-") as out:
+            for record in extracted_pages(paths, document.language, out):
+                page = ExtractedPage(
+                    record["method"], record["text"], record.get("confidence"), record.get("steps") or [],
+                    bool(record.get("doubtful")),
+                )
+                page.image = _store_image(probe, "image", Path(out) / record["image"])
+                stored.append(page.image)
+                page.thumbnail = _store_image(probe, "thumbnail", Path(out) / record["thumbnail"])
+                stored.append(page.thumbnail)
+                extracted.append(page)
+        noise = textlib.find_noise([p.text for p in extracted])
+        with transaction.atomic():
+            old = list(document.pages.values_list("image", "thumbnail"))
+            document.pages.all().delete()
+            for number, (page, marks) in enumerate(zip(extracted, noise), start=1):
+                row = DocumentPage(
+                    document=document, number=number, method=page.method,
+                    extracted_text=page.text, text=page.text, noise=[m.to_dict() for m in marks],
+                    confidence=page.confidence, ocr_steps=page.steps, needs_check=page.doubtful,
+                )
+                row.image.name, row.thumbnail.name = page.image, page.thumbnail
+                row.save()
+            transaction.on_commit(lambda: _delete([n for pair in old for n in pair if n]))
+    except BaseException:
+        _delete(stored)
+        raise
     return len(extracted)
+
+
+def _delete(names: list[str]) -> None:
+    storage = DocumentPage._meta.get_field("image").storage
+    for name in names:
+        try:
+            storage.delete(name)
+        except OSError:
+            log.warning("could not delete %s", name)
+
+
+# -- the job -------------------------------------------------------------------------------
 
 
 def claim_next() -> Document | None:
@@ -205,14 +279,17 @@ def run(document: Document) -> Document:
 
 
 def sniff_content_type(data: bytes) -> str | None:
-    """The accepted kinds of upload: PDF, or an image Pillow can read, or text."""
-    if data.startswith(PDF_MAGIC):
-        return "application/pdf"
+    """The accepted kinds of scan, read from the bytes (catalog.media.sniff): a PDF,
+    or a PNG, JPEG, WebP, TIFF or GIF image whose header Pillow can read."""
+    kind = media.sniff(data[: media.HEAD_BYTES])
+    if kind is None or kind == "application/pdf":
+        return kind
     try:
         with Image.open(io.BytesIO(data)) as image:
-            return Image.MIME.get(image.format or "", "image/" + (image.format or "x").lower())
+            image.size  # the header only; the pixels are decoded by the worker, within limits
     except Exception:
         return None
+    return kind
 
 
 __all__ = ["DocumentFile", "ExtractionError", "claim_next", "extract_document", "process_next", "sniff_content_type"]

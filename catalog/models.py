@@ -17,6 +17,7 @@ from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from catalog import media
 from catalog import text as textlib
 
 LANGUAGES = [("fr", _("French")), ("de", _("German")), ("en", _("English"))]
@@ -125,7 +126,7 @@ class Term(models.Model):
 
 
 def _cover_path(instance: Game, filename: str) -> str:
-    return f"covers/{instance.slug or 'game'}-{filename}"
+    return media.random_name("covers", media.sniff_field(instance.cover))
 
 
 class GameQuerySet(models.QuerySet):
@@ -589,7 +590,8 @@ class Document(models.Model):
 
 
 def _file_path(instance: DocumentFile, filename: str) -> str:
-    return f"rulebooks/{instance.document.game_id}/{instance.document_id}/{filename}"
+    # The type was read from the bytes (catalog.services.check_upload), never the name's.
+    return media.random_name(f"rulebooks/{instance.document.game_id}/{instance.document_id}", instance.content_type)
 
 
 class DocumentFile(models.Model):
@@ -613,7 +615,7 @@ class DocumentFile(models.Model):
 
 
 def _page_image_path(instance: DocumentPage, filename: str) -> str:
-    return f"rulebooks/{instance.document.game_id}/{instance.document_id}/pages/{filename}"
+    return media.random_name(f"rulebooks/{instance.document.game_id}/{instance.document_id}/pages", "image/png")
 
 
 class DocumentPage(models.Model):

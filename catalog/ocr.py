@@ -44,6 +44,7 @@ TESSERACT_TIMEOUT = 180
 SMALL_LINE_PX = 22  # median text-line height (pixels) under which a page counts as low resolution
 TARGET_LINE_PX = 30  # what 9-10 pt text measures at 300 dpi
 MAX_UPSCALE = 4.0
+MAX_UPSCALED_PIXELS = 40_000_000  # an A2 page at 300 dpi: what an enlarged page may reach
 MIN_SKEW = 0.2  # degrees: below this, turning the page back costs more than it brings
 MAX_SKEW = 8.0
 SPECKLE_DENSITY = 0.0005  # isolated ink pixels per pixel between text lines, above which we denoise
@@ -97,9 +98,22 @@ def gray_array(image: Image.Image) -> np.ndarray:
     return np.asarray(image.convert("L"), dtype=np.uint8)
 
 
+HISTOGRAM_CHUNK = 1 << 20
+
+
+def grey_histogram(gray: np.ndarray) -> np.ndarray:
+    """How many pixels have each grey level; by slices, because np.bincount widens its
+    input to 64-bit integers (70 MB for one 300 dpi A4 page at once)."""
+    flat = gray.reshape(-1)
+    hist = np.zeros(256, dtype=np.int64)
+    for start in range(0, flat.size, HISTOGRAM_CHUNK):
+        hist += np.bincount(flat[start : start + HISTOGRAM_CHUNK], minlength=256)
+    return hist
+
+
 def otsu_threshold(gray: np.ndarray) -> int:
     """The grey level that best splits the page into ink and paper (Otsu's method)."""
-    hist = np.bincount(gray.ravel(), minlength=256).astype(np.float64)
+    hist = grey_histogram(gray).astype(np.float64)
     total = hist.sum()
     if total == 0:
         return 128
@@ -189,10 +203,15 @@ def analyse(gray: np.ndarray) -> PageAnalysis:
 # -- making it easier ----------------------------------------------------------------------
 
 
-def upscale_factor(analysis: PageAnalysis) -> float:
+def upscale_factor(analysis: PageAnalysis, pixels: int = 0) -> float:
+    """How much to enlarge a page of ``pixels`` pixels; never past MAX_UPSCALED_PIXELS
+    (a large page of tiny print would otherwise become hundreds of megapixels)."""
     if analysis.line_height is None or analysis.line_height >= SMALL_LINE_PX:
         return 1.0
-    return min(MAX_UPSCALE, TARGET_LINE_PX / analysis.line_height)
+    factor = min(MAX_UPSCALE, TARGET_LINE_PX / analysis.line_height)
+    if pixels:
+        factor = min(factor, max(1.0, (MAX_UPSCALED_PIXELS / pixels) ** 0.5))
+    return factor
 
 
 STEPS = frozenset({"denoise", "deskew", "upscale", "binarise"})
@@ -209,7 +228,7 @@ def preprocess(
     analysis = analysis or analyse(gray)
     steps: list[str] = []
     out = gray_image
-    factor = upscale_factor(analysis) if "upscale" in allowed else 1.0
+    factor = upscale_factor(analysis, gray.size) if "upscale" in allowed else 1.0
     if "denoise" in allowed and analysis.speckle > SPECKLE_DENSITY:
         # First, at the scan's own resolution: turning or enlarging the page first
         # smears each speck into a blob the median no longer removes.

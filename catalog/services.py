@@ -11,6 +11,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -20,7 +21,10 @@ from catalog import text as textlib
 from catalog.extraction import sniff_content_type
 from catalog.models import Copy, Document, DocumentFile, DocumentPage, Edition, Game, MissingPart
 
-MAX_UPLOAD_BYTES = 80 * 1024 * 1024
+
+
+def max_upload_bytes() -> int:
+    return settings.LUDO_MAX_UPLOAD_BYTES
 
 
 class CatalogError(ValueError):
@@ -86,8 +90,8 @@ class Upload:
 def check_upload(upload: Upload, allow_text: bool = False) -> str:
     if not upload.data:
         raise CatalogError(f"{upload.name}: the file is empty")
-    if len(upload.data) > MAX_UPLOAD_BYTES:
-        raise CatalogError(f"{upload.name}: larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
+    if len(upload.data) > max_upload_bytes():
+        raise CatalogError(f"{upload.name}: larger than {max_upload_bytes() // (1024 * 1024)} MB")
     kind = sniff_content_type(upload.data)
     if kind is None and allow_text and upload.name.lower().endswith((".txt", ".md")):
         return "text/plain"
@@ -101,8 +105,8 @@ def _store_file(document: Document, upload: Upload, content_type: str, position:
         document=document, position=position, original_name=upload.name[:255], content_type=content_type,
         size=len(upload.data), sha256=hashlib.sha256(upload.data).hexdigest(),
     )
-    safe_name = "".join(c if c.isalnum() or c in "._-" else "_" for c in upload.name)[-80:] or "file"
-    row.file.save(safe_name, ContentFile(upload.data), save=False)
+    # Stored under a random name with the extension of content_type (the model's upload_to).
+    row.file.save("upload", ContentFile(upload.data), save=False)
     row.save()
     return row
 

@@ -32,8 +32,8 @@ def read_text_upload(upload: services.Upload) -> str:
         raise services.CatalogError(f"{name}: a text export is a .txt or .md file")
     if not upload.data:
         raise services.CatalogError(f"{name}: the file is empty")
-    if len(upload.data) > services.MAX_UPLOAD_BYTES:
-        raise services.CatalogError(f"{name}: larger than {services.MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
+    if len(upload.data) > services.max_upload_bytes():
+        raise services.CatalogError(f"{name}: larger than {services.max_upload_bytes() // (1024 * 1024)} MB")
     if upload.data.startswith(_BOMS):
         try:
             text = upload.data.decode("utf-16")

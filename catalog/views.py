@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
@@ -16,7 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from catalog import glossary, names, ocr_review, picker, qr, reading, search, services
+from catalog import glossary, media, names, ocr_review, picker, qr, reading, search, services
 from catalog import labels as labelsheet
 from catalog import rules_search as rulebooks
 from catalog import text as textlib
@@ -251,20 +251,37 @@ def document_review(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
-def page_image(request: HttpRequest, pk: int, number: int, size: str) -> FileResponse:
+def page_image(request: HttpRequest, pk: int, number: int, size: str) -> HttpResponse:
     document = _readable(request, pk)
     page = get_object_or_404(DocumentPage, document=document, number=number)
-    image = page.thumbnail if size == "vignette" else page.image
-    if not image:
-        raise Http404
-    return FileResponse(image.open("rb"), content_type="image/png")
+    return media.serve(request, page.thumbnail if size == "vignette" else page.image)
 
 
-def document_file(request: HttpRequest, pk: int, file_id: int) -> FileResponse:
+def document_file(request: HttpRequest, pk: int, file_id: int) -> HttpResponse:
     document = _readable(request, pk)
     row = get_object_or_404(DocumentFile, document=document, pk=file_id)
-    return FileResponse(row.file.open("rb"), as_attachment=False, filename=row.original_name or None,
-                        content_type=row.content_type or "application/octet-stream")
+    return _serve_document_file(request, row)
+
+
+def _serve_document_file(request: HttpRequest, row: DocumentFile) -> HttpResponse:
+    return media.serve(request, row.file, filename=media.download_name(row.original_name, row.content_type),
+                       text=row.content_type == "text/plain")
+
+
+def media_file(request: HttpRequest, name: str) -> HttpResponse:
+    """A file of MEDIA_ROOT by its stored name (``FieldFile.url``, the admin's links),
+    to whoever may see what it belongs to: a game's cover to everyone, a document's
+    files and page images to the document's readers."""
+    if name.startswith("covers/"):
+        game = get_object_or_404(Game, cover=name)
+        return media.serve(request, game.cover)
+    if "/pages/" in name:
+        page = get_object_or_404(DocumentPage.objects.filter(Q(image=name) | Q(thumbnail=name)))
+        _readable(request, page.document_id)
+        return media.serve(request, page.image if page.image.name == name else page.thumbnail)
+    row = get_object_or_404(DocumentFile, file=name)
+    _readable(request, row.document_id)
+    return _serve_document_file(request, row)
 
 
 def rules_search(request: HttpRequest) -> HttpResponse:

@@ -169,6 +169,6 @@ def run_presence(force: bool = False) -> float:
 def register() -> None:
     from ludo import worker
 
-    worker.register("tables.bots", run_bots)
-    worker.register("tables.clocks", run_clocks)
-    worker.register("tables.presence", run_presence)
+    worker.register("tables.bots", run_bots, lane=worker.PLAY)
+    worker.register("tables.clocks", run_clocks, lane=worker.PLAY)
+    worker.register("tables.presence", run_presence, lane=worker.PLAY)

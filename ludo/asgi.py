@@ -22,6 +22,7 @@ from django.conf import settings  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from ludo.tokens.asgi import TokenAuthMiddleware  # noqa: E402
+from ludo.uploads import RequestBodyLimit  # noqa: E402
 
 
 class SiteOriginValidator(OriginValidator):
@@ -40,7 +41,7 @@ class SiteOriginValidator(OriginValidator):
 sockets = URLRouter(websocket_urlpatterns)
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": RequestBodyLimit(django_asgi_app),  # bodies past the limit refused before they are read
         "websocket": TokenAuthMiddleware(
             # Cookies only for the language: the token says who is asking.
             token_app=CookieMiddleware(sockets),

@@ -156,7 +156,14 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 MEDIA_ROOT = env_path("MEDIA_ROOT", VAR_DIR / "media")
-MEDIA_URL = "/media/"
+MEDIA_URL = "/media/"  # a view that checks permission (catalog.media), never the folder itself
+# How a permitted media file is sent: by Django itself ("django"), or by the reverse
+# proxy from an internal location, told by X-Accel-Redirect ("nginx") or X-Sendfile
+# ("sendfile"); see the README's production section.
+MEDIA_SERVE = env_choice("MEDIA_SERVE", "django", ("django", "nginx", "sendfile"))
+MEDIA_INTERNAL_URL = env_str("MEDIA_INTERNAL_URL", "/_media/").strip() or "/_media/"
+if not (MEDIA_INTERNAL_URL.startswith("/") and MEDIA_INTERNAL_URL.endswith("/")):
+    raise ImproperlyConfigured("MEDIA_INTERNAL_URL must start and end with a slash, e.g. /_media/")
 STATIC_URL = "/static/"
 STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -170,8 +177,26 @@ STORAGES = {
         )
     },
 }
+# Text extraction of scans runs in a process of its own (catalog.extractor) with these
+# limits; a document that reaches one fails with the reason, the worker goes on.
+LUDO_EXTRACTION = {
+    "memory_mb": env_int("LUDO_EXTRACTION_MEMORY_MB", 1536, minimum=256),  # address space (RLIMIT_AS)
+    "cpu_seconds": env_int("LUDO_EXTRACTION_CPU_SECONDS", 1800, minimum=5),
+    "wall_seconds": env_int("LUDO_EXTRACTION_WALL_SECONDS", 3600, minimum=5),
+    # A page rendered at 300 dpi: A4 is 8.7 megapixels, A2 35.
+    "max_megapixels": env_int("LUDO_EXTRACTION_MAX_MEGAPIXELS", 40, minimum=1, maximum=500),
+}
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# Checked before a body is read (ludo.uploads): a request body, and one uploaded file.
+# The README's proxy example refuses larger bodies too (client_max_body_size).
+LUDO_MAX_UPLOAD_BYTES = env_int("LUDO_MAX_UPLOAD_MB", 80, minimum=1, maximum=2048) * 1024 * 1024
+LUDO_MAX_REQUEST_BYTES = env_int("LUDO_MAX_REQUEST_MB", 100, minimum=1, maximum=4096) * 1024 * 1024
+FILE_UPLOAD_HANDLERS = [
+    "ludo.uploads.LimitedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 
 # -- people ------------------------------------------------------------------------------
 

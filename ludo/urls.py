@@ -7,13 +7,13 @@ English pages (/en/jouer/) redirect to the English ones (ludo.language).
 
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from django.views.i18n import JavaScriptCatalog
 
+from catalog import views as catalog_views
 from ludo import views
 
 admin.site.site_header = _("Ludo administration")
@@ -24,6 +24,9 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon),
     path("i18n/setlang/", views.set_language, name="set_language"),
+    # Nothing of MEDIA_ROOT is served as is: each file through a view that checks
+    # who may see it (catalog.media).
+    path(settings.MEDIA_URL.lstrip("/") + "<path:name>", catalog_views.media_file, name="media"),
 ]
 
 urlpatterns += i18n_patterns(
@@ -47,6 +50,3 @@ urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     prefix_default_language=False,
 )
-
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -1,4 +1,4 @@
-"""The background worker: one loop that runs every registered job.
+"""The background worker: every registered job, in lanes that never wait for each other.
 
 Work that must not happen inside a request or a consumer (bots thinking,
 clocks running out, OCR of an uploaded scan, reminder emails) is kept as state
@@ -9,7 +9,13 @@ several workers can run side by side (jobs claim rows with
 
 A job is a function that does whatever is due now and returns how many seconds
 it is happy to sleep before it is called again (None: the default idle pause).
-Apps register their jobs in ``AppConfig.ready()`` with :func:`register`.
+Apps register their jobs in ``AppConfig.ready()`` with :func:`register`, each in
+a lane: ``play`` (bots, clocks, countdowns, presence: people wait for these),
+``documents`` (text extraction of scans: minutes of work) and ``background``
+(emails, reminders, bookings; the lane of a job registered without one). In
+``run_forever`` each lane is a thread of its own, so a 40-page OCR or a slow
+mail server never delays a bot's move; a lane whose job raises logs it and goes
+on, a lane whose job hangs holds up only itself.
 
     manage.py worker            # run forever (make run starts one)
     manage.py worker --once     # run every job once and exit (tests, cron)
@@ -21,6 +27,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db import close_old_connections
 
@@ -29,32 +36,49 @@ log = logging.getLogger(__name__)
 Job = Callable[[], float | None]
 IDLE_SECONDS = 1.0
 MIN_SLEEP = 0.05
+PLAY, DOCUMENTS, BACKGROUND = "play", "documents", "background"
+LANES = (PLAY, DOCUMENTS, BACKGROUND)
+DEFAULT_LANE = BACKGROUND
 
-_jobs: dict[str, Job] = {}
+
+@dataclass(frozen=True)
+class Registered:
+    job: Job
+    lane: str
 
 
-def register(name: str, job: Job) -> Job:
-    """Register ``job`` under ``name`` (registering the same name again replaces it)."""
-    _jobs[name] = job
+_jobs: dict[str, Registered] = {}
+
+
+def register(name: str, job: Job, *, lane: str = DEFAULT_LANE) -> Job:
+    """Register ``job`` under ``name`` in ``lane`` (registering the same name again replaces it)."""
+    if lane not in LANES:
+        raise ValueError(f"unknown worker lane {lane!r}; lanes: {', '.join(LANES)}")
+    _jobs[name] = Registered(job, lane)
     return job
 
 
 def jobs() -> dict[str, Job]:
-    return dict(_jobs)
+    return {name: entry.job for name, entry in _jobs.items()}
 
 
-def run_once(names: list[str] | None = None) -> float:
-    """Run each job once (or only ``names``); return the pause before the next round.
+def lane_of(name: str) -> str:
+    return _jobs[name].lane
 
-    A job that raises is logged and does not stop the others.
+
+def run_once(names: list[str] | None = None, lane: str | None = None) -> float:
+    """Run each job once (or only ``names``, or only ``lane``'s); return the pause
+    before the next round. A job that raises is logged and does not stop the others.
     """
     wait = IDLE_SECONDS
-    for name, job in list(_jobs.items()):
+    for name, entry in list(_jobs.items()):
         if names is not None and name not in names:
+            continue
+        if lane is not None and entry.lane != lane:
             continue
         close_old_connections()
         try:
-            asked = job()
+            asked = entry.job()
         except Exception:
             log.exception("worker job %s failed", name)
             asked = None
@@ -64,7 +88,7 @@ def run_once(names: list[str] | None = None) -> float:
     return wait
 
 
-_wakeup = threading.Event()
+_wakeups = {lane: threading.Event() for lane in LANES}
 _forever = False
 
 
@@ -73,23 +97,50 @@ def running_forever() -> bool:
     return _forever
 
 
-def wake() -> None:
-    """End the worker's current pause now (something became due earlier than it
+def wake(lane: str = PLAY) -> None:
+    """End ``lane``'s current pause now (something became due earlier than it
     planned: a job may call this from another thread, e.g. on a message)."""
-    _wakeup.set()
+    _wakeups[lane].set()
+
+
+def _run_lane(lane: str, stop: threading.Event, names: list[str] | None) -> None:
+    wakeup = _wakeups[lane]
+    while not stop.is_set():
+        try:
+            pause = run_once(names, lane)
+        except Exception:  # close_old_connections itself failing: the database is away
+            log.exception("worker lane %s failed; trying again", lane)
+            pause = IDLE_SECONDS
+        if wakeup.wait(pause):
+            wakeup.clear()
 
 
 def run_forever(stop: threading.Event | None = None, names: list[str] | None = None) -> None:
     global _forever
     _forever = True
     stop = stop or threading.Event()
-    log.info("worker started with jobs: %s", ", ".join(sorted(_jobs)) or "none")
-    # A stop request ends the pause too.
-    threading.Thread(target=lambda: (stop.wait(), _wakeup.set()), name="worker-stop", daemon=True).start()
-    while not stop.is_set():
-        pause = run_once(names)
-        if _wakeup.wait(pause):
-            _wakeup.clear()
+    lanes = sorted({e.lane for n, e in _jobs.items() if names is None or n in names})
+    for lane in lanes:
+        members = sorted(n for n, e in _jobs.items() if e.lane == lane and (names is None or n in names))
+        log.info("worker lane %s started with jobs: %s", lane, ", ".join(members))
+    threads = [
+        threading.Thread(target=_run_lane, args=(lane, stop, names), name=f"worker-{lane}", daemon=True)
+        for lane in lanes
+    ]
+    for thread in threads:
+        thread.start()
+
+    def end_pauses() -> None:  # a stop request ends every lane's pause
+        stop.wait()
+        for event in _wakeups.values():
+            event.set()
+
+    threading.Thread(target=end_pauses, name="worker-stop", daemon=True).start()
+    stop.wait()
+    for thread in threads:
+        # A lane stuck in a job (a hung mail server) is not waited for forever:
+        # its work is database state and is picked up again at the next start.
+        thread.join(10)
     log.info("worker stopped")
 
 

@@ -1,0 +1,76 @@
+"""The worker's lanes (issue 18, finding 4): play (bots, clocks, countdowns,
+presence) runs in a lane of its own, so a document job that hangs or raises never
+holds it up; a job registered without a lane (emails, reminders) is not in play's."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from ludo import worker
+
+
+@pytest.fixture
+def registered():
+    names: list[str] = []
+
+    def add(name, job, **kwargs):
+        worker.register(name, job, **kwargs)
+        names.append(name)
+
+    yield add
+    for name in names:
+        worker._jobs.pop(name, None)
+
+
+def test_it_puts_the_tables_jobs_in_the_play_lane_and_documents_apart():
+    assert {worker.lane_of(n) for n in ("tables.bots", "tables.clocks", "tables.presence")} == {worker.PLAY}
+    assert worker.lane_of("catalog.extract_text") == worker.DOCUMENTS
+    assert worker.lane_of("bookings.reminders") != worker.PLAY
+
+
+def test_a_job_registered_without_a_lane_is_not_in_play(registered):
+    registered("test.mail", lambda: None)
+    assert worker.lane_of("test.mail") == worker.DEFAULT_LANE != worker.PLAY
+    with pytest.raises(ValueError, match="unknown worker lane"):
+        worker.register("test.bad", lambda: None, lane="fast")
+
+
+def test_play_goes_on_while_a_document_job_hangs_and_another_raises(registered):
+    release, hanging, stop = threading.Event(), threading.Event(), threading.Event()
+    plays = []
+
+    def hang():
+        hanging.set()
+        release.wait(60)
+
+    def explode():
+        raise RuntimeError("mail server down")
+
+    registered("test.hang", hang, lane=worker.DOCUMENTS)
+    registered("test.explode", explode)
+    registered("test.play", lambda: plays.append(1) or 0.0, lane=worker.PLAY)
+    names = ["test.hang", "test.explode", "test.play"]
+    runner = threading.Thread(target=worker.run_forever, args=(stop, names), daemon=True)
+    runner.start()
+    try:
+        assert hanging.wait(10)
+        start = len(plays)
+        assert worker.wait_until(lambda: len(plays) >= start + 5, timeout=30), "play waited for the hung job"
+    finally:
+        release.set()
+        stop.set()
+        runner.join(20)
+        worker._forever = False
+    assert not runner.is_alive()
+
+
+@pytest.mark.django_db  # run_once closes the connections it finds, as between jobs
+def test_run_once_still_runs_every_lane(registered):
+    ran = []
+    registered("test.a", lambda: ran.append("a"), lane=worker.PLAY)
+    registered("test.b", lambda: ran.append("b"), lane=worker.DOCUMENTS)
+    registered("test.c", lambda: ran.append("c"))
+    worker.run_once(["test.a", "test.b", "test.c"])
+    assert sorted(ran) == ["a", "b", "c"]
