@@ -24,6 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 from games.ratelimit import KeyedLimits
 from games.services import Who
 from ludo.accounts import GUEST_NAME_MAX, clean_guest_name
+from ludo.client_ip import client_ip
 from ludo.tokens import services
 from ludo.tokens.models import GuestToken
 
@@ -151,7 +152,7 @@ def guest(request: HttpRequest) -> JsonResponse:
         return exc.response
     except (services.TokenError, ValueError) as exc:
         return error_response("bad_name", str(exc))
-    address = request.META.get("REMOTE_ADDR") or ""
+    address = client_ip(request)
     limits = guest_limits()
     if not limits.hit(address):
         return error_response("rate_limited", Retry_After=str(_retry_after(limits, address)))
