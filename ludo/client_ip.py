@@ -52,7 +52,7 @@ def trusted_networks() -> tuple[Network, ...]:
     return _networks(tuple(getattr(settings, "TRUSTED_PROXIES", ())))
 
 
-def _parse(value: str) -> Address | None:
+def parse_address(value: str) -> Address | None:
     """An address from a header entry or a socket peer; ``None`` if it is not one.
 
     Accepts ``[::1]`` and ``[::1]:443`` as well as ``1.2.3.4:5678`` (some proxies
@@ -72,7 +72,7 @@ def _parse(value: str) -> Address | None:
     return address
 
 
-def _trusted(address: Address, networks: tuple[Network, ...]) -> bool:
+def is_trusted(address: Address, networks: tuple[Network, ...]) -> bool:
     return any(address.version == network.version and address in network for network in networks)
 
 
@@ -84,20 +84,20 @@ def resolve(peer: str | None, forwarded_for: str | None, networks: tuple[Network
     """
     if networks is None:
         networks = trusted_networks()
-    peer_address = _parse(peer or "")
+    peer_address = parse_address(peer or "")
     if peer_address is None:
         return (peer or "").strip()
-    if not forwarded_for or not _trusted(peer_address, networks):
+    if not forwarded_for or not is_trusted(peer_address, networks):
         return str(peer_address)
     client = peer_address
     for entry in reversed(forwarded_for.split(",")):
-        hop = _parse(entry)
+        hop = parse_address(entry)
         if hop is None:
             # A trusted proxy writes valid addresses: garbage here came from the
             # client (or a misconfigured proxy). The last trusted hop is the answer.
             break
         client = hop
-        if not _trusted(hop, networks):
+        if not is_trusted(hop, networks):
             break
     return str(client)
 

@@ -136,7 +136,7 @@ class Sock:
 
         from ludo.asgi import application
 
-        headers = [ORIGIN]
+        headers = [ORIGIN, (b"host", b"testserver")]  # same origin as the page: scheme, host, port
         if session_key:
             headers.append((b"cookie", f"sessionid={session_key}".encode()))
         if language:
