@@ -136,11 +136,12 @@ class Sock:
 
         from ludo.asgi import application
 
-        headers = [ORIGIN, (b"host", b"testserver")]  # same origin as the page: scheme, host, port
+        headers = [ORIGIN]
         if session_key:
             headers.append((b"cookie", f"sessionid={session_key}".encode()))
         if language:
             headers.append((b"accept-language", language.encode()))
+        headers.append((b"host", b"testserver"))  # the origin check: the page's own scheme, host and port
         self.json = json
         self.comm = WebsocketCommunicator(application, path, headers=headers)
         self.raw: list[str] = []
