@@ -11,8 +11,8 @@ and port all equal those of
 - an entry of ``CSRF_TRUSTED_ORIGINS`` (``https://*.example.org`` covers the
   subdomains, as for Django's CSRF check), or
 - the handshake itself: the ``Host`` it was sent to (a name in
-  ``ALLOWED_HOSTS``) and its scheme (``wss`` is https; behind a trusted proxy
-  with ``SECURE_PROXY_SSL_HEADER``, the proxy's ``X-Forwarded-Proto``).
+  ``ALLOWED_HOSTS``) and its scheme (``wss`` is https; with
+  ``SECURE_PROXY_SSL_HEADER``, the proxy's ``X-Forwarded-Proto``, as Django reads it).
 
 A missing or unreadable Origin is refused.
 """
@@ -24,7 +24,6 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
-from ludo.client_ip import is_trusted, parse_address, trusted_networks
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 Origin = tuple[str, str, int]
@@ -54,12 +53,12 @@ def _handshake_scheme(scope) -> str:
     secure = scope.get("scheme") in ("wss", "https")
     proxy_header = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
     if proxy_header and not secure:
-        peer = parse_address((scope.get("client") or ("",))[0] or "")
-        if peer is not None and is_trusted(peer, trusted_networks()):
-            name, value = proxy_header
-            wanted = name.removeprefix("HTTP_").lower().replace("_", "-").encode()
-            forwarded = _header(scope, wanted)
-            secure = forwarded is not None and forwarded.split(",")[0].strip() == value
+        # As Django reads it for HTTP requests. A browser cannot set this header on
+        # a handshake, so it cannot help a foreign page; a script can send any
+        # Origin anyway.
+        name, value = proxy_header
+        forwarded = _header(scope, name.removeprefix("HTTP_").lower().replace("_", "-").encode())
+        secure = forwarded is not None and forwarded.split(",")[0].strip() == value
     return "https" if secure else "http"
 
 

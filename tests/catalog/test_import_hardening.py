@@ -176,3 +176,42 @@ def test_a_bad_line_never_changes_another_line(tmp_path, rows, bad, at):
     refused, refused_report = _outcome(tmp_path, _file(rows, bad, min(at, len(rows))))
     base, _ = _outcome(tmp_path, HEADER.encode())
     assert not refused_report.applied and refused == base
+
+
+theme_rows = st.lists(st.tuples(st.integers(1, 6), st.lists(st.sampled_from("01"), min_size=3, max_size=3)),
+                      min_size=1, max_size=5, unique_by=lambda row: row[0])
+bad_theme_rows = st.one_of(
+    st.builds(lambda i: f"{i},1\n".encode(), st.integers(1, 6)),                 # truncated
+    st.builds(lambda i: f'{i},"1,0,0\n'.encode(), st.integers(1, 6)),             # open quote
+    st.builds(lambda i: f"{i},1,\x81,0\n".encode("latin-1"), st.integers(1, 6)),  # bad byte
+    st.builds(lambda i: f"{i},1,yes,0\n".encode(), st.integers(1, 6)),           # a bad value
+)
+
+
+def _themes_outcome(tmp_path: Path, data: bytes, **options):
+    with transaction.atomic():
+        importer.import_file(write(tmp_path, "g.csv", HEADER + "".join(f"{i},Game {i},2000,2,4\n" for i in range(1, 7))))
+        importer.import_file(write(tmp_path, "t0.csv", THEMES + "".join(f"{i},1,0,{i % 2}\n" for i in range(1, 7))))
+        report = importer.import_file(write(tmp_path, "t.csv", data), **options)
+        result = sorted(links()), report
+        transaction.set_rollback(True)
+    return result
+
+
+@hsettings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=theme_rows, bad=bad_theme_rows, at=st.integers(0, 5))
+def test_a_bad_themes_line_never_changes_another_game(tmp_path, rows, bad, at):
+    lines = [f"{i},{','.join(flags)}\n".encode() for i, flags in rows]
+    clean, _ = _themes_outcome(tmp_path, THEMES.encode() + b"".join(lines))
+    dirty_lines = list(lines)
+    dirty_lines.insert(min(at, len(lines)), bad)
+    dirty, report = _themes_outcome(tmp_path, THEMES.encode() + b"".join(dirty_lines), partial=True)
+    # Only the bad line is rejected; every game, the bad line's included, ends as without it.
+    assert len(report.rejected) == 1 and dirty == clean
+    refused, refused_report = _themes_outcome(tmp_path, THEMES.encode() + b"".join(dirty_lines))
+    assert not refused_report.applied and refused == sorted(links_before())
+
+
+def links_before() -> set[tuple[int, str]]:
+    """The links of _themes_outcome's base catalogue."""
+    return {(i, "animals") for i in range(1, 7)} | {(i, "pirates") for i in range(1, 7) if i % 2}
