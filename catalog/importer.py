@@ -7,14 +7,20 @@ identical ones left alone, so a second run changes nothing. Every line that cann
 be read is rejected with its line number and the reason; lines with odd but
 meaningful values are imported and listed as adjusted (maximum players 0 means
 unknown, a year of 0 is unknown and a negative year is before the common era, a
-minimum above the maximum is swapped). A file is imported in one transaction: it
-lands whole or not at all.
+minimum above the maximum is swapped); titles garbled by a past encoding error
+are repaired where the repair is certain (catalog/mojibake.py) and listed.
+
+An import only ever changes the games whose lines it read and accepted: a themes
+file sets the themes of its own games, never of others. A file with rejected
+lines changes nothing unless ``partial`` is asked for; either way the report says
+how many lines were read, accepted and rejected (with their numbers and reasons).
+Lines are read one at a time (catalog/csv_rows.py): a bad line is only ever
+rejected itself. A file is imported in one transaction: it lands whole or not at all.
 """
 
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -23,7 +29,9 @@ from pathlib import Path
 from django.db import connection, transaction
 from django.utils.text import slugify
 
+from catalog import mojibake
 from catalog import text as textlib
+from catalog.csv_rows import ImportFileError, Line, read
 from catalog.models import MAX_PLAYERS_OPEN, Game, NameWord, Term
 
 BATCH = 1000
@@ -78,21 +86,16 @@ THEMES_FR = {
 }
 
 
-class ImportFileError(ValueError):
-    """A file that is not one of the formats we read; nothing was imported."""
-
-
-@dataclass
-class Line:
-    number: int
-    message: str
+__all__ = ["ImportFileError", "ImportReport", "Line", "import_file", "order_files"]
 
 
 @dataclass
 class ImportReport:
     path: str
     kind: str = ""
-    rows: int = 0
+    rows: int = 0  # non-blank lines read after the header
+    applied: bool = True  # False: rejected lines and no ``partial``, nothing changed
+    encoding: str = "utf-8"
     created: int = 0
     updated: int = 0
     unchanged: int = 0
@@ -100,45 +103,33 @@ class ImportReport:
     links_removed: int = 0
     rejected: list[Line] = field(default_factory=list)
     adjusted: list[Line] = field(default_factory=list)
+    repaired: list[Line] = field(default_factory=list)  # titles whose encoding error was undone
+    garbled: list[Line] = field(default_factory=list)  # titles that still look garbled, left as they are
+
+    @property
+    def accepted(self) -> int:
+        return self.rows - len(self.rejected)
 
     def summary(self) -> str:
+        lines = f"{self.path}: {self.rows} rows read, {self.accepted} accepted, {len(self.rejected)} rejected"
+        if not self.applied:
+            return f"{lines}; nothing changed (rejected lines; --partial imports the accepted ones)"
         if self.kind == "themes":
-            return (
-                f"{self.path}: {self.rows} rows, {self.links_added} theme links added, "
-                f"{self.links_removed} removed, {len(self.rejected)} rejected"
-            )
+            return f"{lines}; {self.links_added} theme links added, {self.links_removed} removed"
         if self.kind == "names":
-            return (
-                f"{self.path}: {self.rows} rows, {self.created} names added, {self.unchanged} already known, "
-                f"{len(self.rejected)} rejected"
-            )
+            return f"{lines}; {self.created} names added, {self.unchanged} already known"
         return (
-            f"{self.path}: {self.rows} rows, {self.created} created, {self.updated} updated, "
-            f"{self.unchanged} unchanged, {len(self.rejected)} rejected, {len(self.adjusted)} adjusted"
+            f"{lines}; {self.created} created, {self.updated} updated, {self.unchanged} unchanged, "
+            f"{len(self.adjusted)} adjusted, {len(self.repaired)} titles repaired"
         )
 
 
-def _read(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
+def _read(path: Path):
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise ImportFileError(f"cannot read {path}: {exc.strerror}") from None
-    text = textlib.decode_text(raw)
-    reader = csv.reader(io.StringIO(text, newline=""))
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise ImportFileError(f"{path} is empty") from None
-    except csv.Error as exc:
-        raise ImportFileError(f"{path}: not a CSV file ({exc})") from None
-    rows = []
-    try:
-        for row in reader:
-            if any(cell.strip() for cell in row):
-                rows.append((reader.line_num, row))
-    except csv.Error as exc:
-        raise ImportFileError(f"{path}, line {reader.line_num}: {exc}") from None
-    return [h.strip().lstrip("\ufeff") for h in header], rows
+    return read(raw, str(path))
 
 
 class _Bad(Exception):
@@ -199,9 +190,17 @@ def _game_values(cols: dict[str, int], row: list[str], number: int, report: Impo
         bgg_id = _number(get("bgg_id"), "bgg id")
         if bgg_id is None or bgg_id <= 0:
             raise _Bad("no BoardGameGeek id")
-        title = " ".join(get("title").split())
+        # Repaired before blanks are tidied: a flattened "à" ends in a no-break space.
+        raw = get("title").strip(" \t")
+        repaired, garbled = mojibake.repair(raw)
+        title = " ".join(repaired.split())
         if not title:
             raise _Bad("no title")
+        repairs = []
+        if repaired != raw:
+            repairs.append(("repaired", f"title {' '.join(raw.split())!r} repaired as {title!r}"))
+        if garbled:
+            repairs.append(("garbled", f"title {title!r} looks garbled; no certain repair, left as it is"))
         if len(title) > 300:
             raise _Bad("title longer than 300 characters")
         values = {"bgg_id": bgg_id, "title": title}
@@ -268,7 +267,7 @@ def _game_values(cols: dict[str, int], row: list[str], number: int, report: Impo
     except _Bad as exc:
         report.rejected.append(Line(number, str(exc)))
         return None
-    values["_notes"] = notes
+    values["_notes"], values["_repairs"] = notes, repairs
     return values
 
 
@@ -324,13 +323,14 @@ def _import_games(header, rows, report: ImportReport, progress: Progress | None,
             report.rejected.append(Line(number, f"same BoardGameGeek id as line {first_line[values['bgg_id']]}"))
             continue
         first_line[values["bgg_id"]] = number
-        notes = values.pop("_notes")
+        notes, repairs = values.pop("_notes"), values.pop("_repairs")
         if limit_ids is not None and values["bgg_id"] not in limit_ids:
             continue
         if notes:
             report.adjusted.append(Line(number, "; ".join(notes)))
+        for kind, message in repairs:
+            getattr(report, kind).append(Line(number, message))
         parsed[values["bgg_id"]] = values
-    report.rows = len(rows)
     total = len(parsed)
     existing = {g.bgg_id: g for g in Game.objects.filter(bgg_id__in=list(parsed)).prefetch_related("names").only("id", "bgg_id", "title_fr", "title_de", "title_en", "other_names", *GAME_FIELDS)}
     taken = set(Game.objects.values_list("slug", flat=True))
@@ -376,7 +376,6 @@ def _theme_name(column: str) -> str:
 
 
 def _import_themes(header, rows, report: ImportReport, progress: Progress | None, limit_ids: set[int] | None) -> None:
-    report.rows = len(rows)
     columns = header[1:]
     terms = []
     for column in columns:
@@ -388,6 +387,7 @@ def _import_themes(header, rows, report: ImportReport, progress: Progress | None
         terms.append(term)
     ids = dict(Game.objects.filter(bgg_id__isnull=False).values_list("bgg_id", "id"))
     wanted: set[tuple[int, int]] = set()
+    read_games: set[int] = set()  # the games whose lines were accepted: the only ones changed
     seen: dict[int, int] = {}
     for number, row in rows:
         try:
@@ -412,14 +412,15 @@ def _import_themes(header, rows, report: ImportReport, progress: Progress | None
         if game_id is None:
             report.rejected.append(Line(number, f"no game with BoardGameGeek id {bgg_id} (import the games first)"))
             continue
+        read_games.add(game_id)
         wanted.update((game_id, term.id) for term, flag in zip(terms, flags) if flag == "1")
     through = Game.terms.through
     term_ids = [t.id for t in terms]
-    game_ids = {game_id for game_id in ids.values()} if limit_ids is None else {ids[b] for b in seen if b in ids and b in limit_ids}
-    present = {
-        pair for pair in through.objects.filter(term_id__in=term_ids).values_list("game_id", "term_id")
-        if pair[0] in game_ids
-    }
+    present = set()
+    listed = sorted(read_games)
+    for start in range(0, len(listed), BATCH):
+        present.update(through.objects.filter(term_id__in=term_ids, game_id__in=listed[start : start + BATCH])
+                       .values_list("game_id", "term_id"))
     add = sorted(wanted - present)
     remove = present - wanted
     total = len(add) + len(remove)
@@ -430,19 +431,30 @@ def _import_themes(header, rows, report: ImportReport, progress: Progress | None
         through.objects.bulk_create([through(game_id=g, term_id=t) for g, t in batch], batch_size=BATCH * 5)
         if progress:
             progress(min(total, start + len(batch)), total)
-    for game_id, term_id in remove:
+    for game_id, term_id in sorted(remove):
         through.objects.filter(game_id=game_id, term_id=term_id).delete()
     if progress:
         progress(total, total)
     report.links_added, report.links_removed = len(add), len(remove)
 
 
-def import_file(path: Path | str, progress: Progress | None = None, only_bgg_ids: set[int] | None = None) -> ImportReport:
-    """Import one CSV file, all or nothing; returns what was created, updated, rejected."""
+def import_file(
+    path: Path | str,
+    progress: Progress | None = None,
+    only_bgg_ids: set[int] | None = None,
+    partial: bool = False,
+) -> ImportReport:
+    """Import one CSV file; returns what was read, accepted, rejected, created, updated.
+
+    With rejected lines and without ``partial``, nothing is changed (``report.applied``
+    is False; the counts say what the accepted lines would have done).
+    """
     path = Path(path)
-    header, rows = _read(path)
+    data = _read(path)
+    header, rows = data.header, data.rows
     kind = detect(header)
-    report = ImportReport(path=str(path), kind=kind)
+    report = ImportReport(path=str(path), kind=kind, rows=data.lines, encoding=data.encoding)
+    report.rejected.extend(data.rejected)
     with transaction.atomic():
         if kind == "games":
             _import_games(header, rows, report, progress, only_bgg_ids)
@@ -452,7 +464,11 @@ def import_file(path: Path | str, progress: Progress | None = None, only_bgg_ids
             names.import_names(rows, report, only_bgg_ids)
         else:
             _import_themes(header, rows, report, progress, only_bgg_ids)
-        if connection.vendor == "postgresql" and (report.created or report.updated or report.links_added):
+        report.rejected.sort(key=lambda line: line.number)
+        if report.rejected and not partial:
+            report.applied = False
+            transaction.set_rollback(True)
+        elif connection.vendor == "postgresql" and (report.created or report.updated or report.links_added):
             # Fresh statistics, or the planner keeps its estimates for an empty table.
             with connection.cursor() as cursor:
                 for table in ("catalog_game", "catalog_nameword", "catalog_game_terms", "catalog_gamename"):

@@ -98,7 +98,6 @@ def import_names(rows: list[tuple[int, list[str]]], report, only_bgg_ids: set[in
     importer.ImportReport): created, unchanged, rejected line by line."""
     from catalog.importer import Line
 
-    report.rows = len(rows)
     wanted_ids = set()
     for _number, row in rows:
         cell = (row[0] if row else "").strip()

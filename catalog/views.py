@@ -22,6 +22,7 @@ from catalog import rules_search as rulebooks
 from catalog import text as textlib
 from catalog.forms import FilterForm, MissingPartForm, PageCorrectionForm, PickerForm
 from catalog.models import Copy, Document, DocumentFile, DocumentPage, Game, MissingPart, Term
+from ludo.params import query_int
 
 PER_PAGE = 24
 ORDERINGS = {"popular": ("-owned_count", "title"), "title": ("title",), "year": ("-year", "title")}
@@ -114,8 +115,9 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
         except TemplateDoesNotExist:
             written = None
     copy = None
-    if request.GET.get("exemplaire", "").isdigit():
-        copy = Copy.objects.filter(pk=int(request.GET["exemplaire"])).filter(
+    copy_id = query_int(request, "exemplaire")
+    if copy_id is not None:
+        copy = Copy.objects.filter(pk=copy_id).filter(
             Q(game=game) | Q(game_id=game.base_game_id)
         ).prefetch_related(Prefetch("missing_parts", queryset=MissingPart.objects.filter(found_at__isnull=True))).first()
     return render(request, "catalog/rules.html", {

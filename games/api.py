@@ -17,6 +17,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.core.exceptions import BadRequest
 from django.http import HttpRequest, JsonResponse
 from django.utils import translation
 from django.views.decorators.cache import never_cache
@@ -26,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import engines, ratelimit, services
 from games.protocol import MAX_FRAME_BYTES, TableError, frame_for
 from ludo import limits
+from ludo.params import query_int
 from ludo.tokens.http import SAFE_METHODS, Refused, request_who
 
 STATUS = {
@@ -92,6 +94,9 @@ def api(view: Callable[..., Any] | None = None, *, scope: str = "api") -> Any:
             response = JsonResponse(frame_for(exc, language=translation.get_language()),
                                     status=STATUS.get(exc.code, 400))
             return response
+        except BadRequest as exc:  # a query parameter out of range (ludo.params)
+            error = TableError("bad_message", str(exc))
+            return JsonResponse(frame_for(error, language=translation.get_language()), status=400)
         status = 200
         if isinstance(result, tuple):
             result, status = result
@@ -154,8 +159,7 @@ def quick(request: HttpRequest, who: services.Who) -> Any:
 @api
 def table(request: HttpRequest, who: services.Who, table_id: int) -> dict[str, Any]:
     services.open_table(table_id, who, request.GET.get("invite"))
-    since = request.GET.get("since")
-    return services.snapshot(table_id, who, int(since) if since and since.isdigit() else None)
+    return services.snapshot(table_id, who, query_int(request, "since"))
 
 
 def _action(perform: Callable[[int, services.Who, dict[str, Any]], Any], scope: str = "api") -> Callable[..., JsonResponse]:

@@ -5,5 +5,5 @@ from games import consumers
 websocket_urlpatterns = [
     path("ws/ping/", consumers.PingConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
-    path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+    path("ws/tables/<num:table_id>/", consumers.TableConsumer.as_asgi()),
 ]

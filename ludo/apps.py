@@ -7,6 +7,13 @@ class LudoConfig(AppConfig):
     verbose_name = "Ludo"
 
     def ready(self) -> None:
+        from django.urls import register_converter
+        from django.urls.converters import get_converters
+
         from ludo.accounts import sync_hosts_group
+        from ludo.converters import NumberConverter
+
+        if "num" not in get_converters():
+            register_converter(NumberConverter, "num")
 
         post_migrate.connect(sync_hosts_group, dispatch_uid="ludo.sync_hosts_group")

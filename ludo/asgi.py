@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-WebSockets pass the origin check (the site's own hosts only) and the session
+WebSockets pass the origin check (the site's own origin: scheme, host and port) and the session
 and auth middleware before reaching a consumer; a handshake that carries an API
 token instead goes straight to the consumers as the token's person
 (ludo/tokens/asgi.py).
@@ -17,25 +17,27 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.sessions import CookieMiddleware  # noqa: E402
-from channels.security.websocket import OriginValidator  # noqa: E402
-from django.conf import settings  # noqa: E402
+from channels.security.websocket import WebsocketDenier  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from ludo.tokens.asgi import TokenAuthMiddleware  # noqa: E402
 from ludo.uploads import RequestBodyLimit  # noqa: E402
+from ludo.ws_origin import origin_allowed  # noqa: E402
 
 
-class SiteOriginValidator(OriginValidator):
-    """Channels' AllowedHostsOriginValidator, reading ALLOWED_HOSTS at each
-    handshake rather than once at import, so the check always follows the
-    settings in force (test overrides included). A missing Origin is refused."""
+class SiteOriginValidator:
+    """Lets a handshake through only from the site's own origin, compared on
+    scheme, host and port (ludo/ws_origin.py), reading the settings at each
+    handshake (test overrides included). Refused: a 403 before the consumer."""
 
     def __init__(self, application) -> None:
-        super().__init__(application, [])
+        self.application = application
 
-    def valid_origin(self, parsed_origin) -> bool:
-        self.allowed_origins = list(settings.ALLOWED_HOSTS)
-        return super().valid_origin(parsed_origin)
+    async def __call__(self, scope, receive, send):
+        origin = next((value.decode("latin-1") for name, value in scope.get("headers", ()) if name == b"origin"), None)
+        if origin_allowed(scope, origin):
+            return await self.application(scope, receive, send)
+        return await WebsocketDenier()(scope, receive, send)
 
 
 sockets = URLRouter(websocket_urlpatterns)

@@ -46,6 +46,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ludo.client_ip import client_ip, scope_client_ip
+
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 Rate = tuple[int, float]
@@ -260,14 +262,13 @@ def reset() -> None:
 # -- who and where ----------------------------------------------------------------------------
 
 def client_address(request: HttpRequest) -> str:
-    """The address a request comes from: the one place that decides it."""
-    return request.META.get("REMOTE_ADDR") or ""
+    """The address a request comes from (ludo.client_ip: trusted proxies only)."""
+    return client_ip(request)
 
 
 def scope_address(scope: dict[str, Any]) -> str:
-    """The address a socket comes from (its ASGI scope's client)."""
-    client = scope.get("client") or ("",)
-    return str(client[0] or "")
+    """The address a socket comes from (ludo.client_ip, from its ASGI scope)."""
+    return scope_client_ip(scope)
 
 
 def person_key(user_id: int | None, guest_key: str, address: str) -> str:

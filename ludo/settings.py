@@ -12,6 +12,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
+from ludo.client_ip import parse_networks
 from ludo.env import (
     check_redis_url,
     env_bool,
@@ -215,11 +216,20 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 HOSTS_GROUP = "Hôtes"
 
-# Login throttling: after AXES_FAILURE_LIMIT failures for one username from one
-# address, that pair is locked for AXES_COOLOFF_MINUTES.
-AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
+# The reverse proxies whose X-Forwarded-For is believed (addresses or networks,
+# comma-separated); empty: nobody's, the socket peer is the client (ludo/client_ip.py).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+parse_networks(TRUSTED_PROXIES)
+
+# Login throttling (ludo/login_throttle.py): a username is locked for
+# AXES_COOLOFF_MINUTES after AXES_FAILURE_LIMIT failures from any address, and an
+# address after AXES_ADDRESS_FAILURE_LIMIT failures over any usernames.
+AXES_FAILURE_LIMIT = "ludo.login_throttle.failure_limit"
+LUDO_USERNAME_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
+LUDO_ADDRESS_FAILURE_LIMIT = env_int("AXES_ADDRESS_FAILURE_LIMIT", 20, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "ludo.client_ip.client_ip"
 # Our own page (in the visitor's language, with the wait in minutes), status 429.
 AXES_LOCKOUT_CALLABLE = "ludo.views.locked_out"
 AXES_RESET_ON_SUCCESS = True

@@ -9,6 +9,6 @@ urlpatterns = [
     path(_("plays/log/"), views.log, name="log"),
     path(_("plays/games.json"), views.games, name="games"),
     path(_("plays/year/"), views.year, name="year"),
-    path(_("plays/<int:pk>/"), views.edit, name="edit"),
-    path(_("plays/<int:pk>/delete/"), views.delete, name="delete"),
+    path(_("plays/<num:pk>/"), views.edit, name="edit"),
+    path(_("plays/<num:pk>/delete/"), views.delete, name="delete"),
 ]

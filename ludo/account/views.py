@@ -82,7 +82,7 @@ def email(request: HttpRequest) -> HttpResponse:
     form = EmailForm(request.POST, user=request.user)
     if not form.is_valid():
         return _overview(request, email_form=form, status=400)
-    if not mail_limits.allow(form.cleaned_data["email"], request.META.get("REMOTE_ADDR", "")):
+    if not mail_limits.allow(form.cleaned_data["email"], request):
         form.add_error("email", _("Too many links were sent lately. Try again in an hour."))
         return _overview(request, email_form=form, status=429)
     email_change.send_confirmation(request.user, form.cleaned_data["email"])
@@ -145,7 +145,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     success_url = reverse_lazy("account:password_reset_done")
 
     def form_valid(self, form):
-        if not mail_limits.allow(form.cleaned_data["email"], self.request.META.get("REMOTE_ADDR", "")):
+        if not mail_limits.allow(form.cleaned_data["email"], self.request):
             return redirect(self.get_success_url())
         self.extra_email_context = {"site_url": settings.SITE_URL}
         return super().form_valid(form)

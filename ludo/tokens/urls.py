@@ -12,5 +12,5 @@ urlpatterns = [
     path("api/me", http.me, name="api-me"),
     path("api/me/", http.me),
     path(_("account/tokens/"), views.tokens, name="list"),
-    path(_("account/tokens/<int:token_id>/revoke/"), views.revoke, name="revoke"),
+    path(_("account/tokens/<num:token_id>/revoke/"), views.revoke, name="revoke"),
 ]

@@ -62,7 +62,7 @@ def test_the_month_calendar_and_a_week_without_it(host, soon):
     assert month.status_code == 200 and "Soirée du mois" in month.content.decode()
     far = host.get(reverse("bookings:calendar"), {"date": (day + timedelta(weeks=3)).isoformat()})
     assert "Soirée du mois" not in far.content.decode()
-    assert host.get(reverse("bookings:calendar"), {"date": "not-a-date"}).status_code == 200
+    assert host.get(reverse("bookings:calendar"), {"date": "not-a-date"}).status_code == 400  # ludo.params
 
 
 def test_approve_and_decline_from_the_session_page(host, soon):

@@ -40,7 +40,8 @@ def test_the_demo_loads_once_and_again_changes_nothing(client, shared_dir):
     assert GameName.objects.filter(language="fr").count() == names
 
 
-def test_without_the_shared_folder_the_demo_says_so_and_loads_the_boxes(monkeypatch, tmp_path):
+def test_without_the_shared_folder_the_demo_says_so_and_loads_the_boxes(monkeypatch, tmp_path, settings):
+    settings.DEBUG = True  # make run's setting
     monkeypatch.setenv("LUDO_SHARED_DIR", str(tmp_path / "nowhere"))
     out = io.StringIO()
     call_command("load_demo", stdout=out)

@@ -75,7 +75,10 @@ def test_it_rejects_bad_lines_with_their_numbers_and_imports_the_rest(tmp_path):
         "1,Die Macher again,1986,4,7.6,3,5,7498,0,0,240,240,240,14,5354\n"
         '6,"Swapped, with a comma",2001,2,6,5,2,1,0,0,30,30,30,8,1\n'
     ), bom=True)
-    report = importer.import_file(path)
+    refused = importer.import_file(path)
+    assert not refused.applied and Game.objects.count() == 0  # rejected lines: nothing changes ...
+    report = importer.import_file(path, partial=True)  # ... unless asked
+    assert report.applied and (report.rows, report.accepted) == (7, 2)
     assert [(line.number, line.message) for line in report.rejected] == [
         (3, "no BoardGameGeek id"),
         (4, "no title"),
@@ -142,8 +145,12 @@ def test_the_command_reports_and_draws_progress(tmp_path):
     path = write(tmp_path, "games.csv", DATA_HEADER + "1,Die Macher,1986,4,7.6,3,0,7498,0,0,240,240,240,14,5354\n"
                  + "x,Bad,1,1,1,1,1,1,1,1,1,1,1,1,1\n")
     out, err = io.StringIO(), io.StringIO()
-    call_command("import_games", str(path), stdout=out, stderr=err)
-    assert "1 created, 0 updated, 0 unchanged, 1 rejected, 1 adjusted" in out.getvalue()
+    with pytest.raises(CommandError, match="1 rejected lines, nothing was changed"):
+        call_command("import_games", str(path), stdout=out, stderr=err)
+    assert "2 rows read, 1 accepted, 1 rejected; nothing changed" in out.getvalue()
+    assert not Game.objects.exists()
+    call_command("import_games", str(path), "--partial", stdout=out, stderr=err)
+    assert "1 created, 0 updated, 0 unchanged, 1 adjusted" in out.getvalue()
     assert "rejected line 3: bgg id is not a number: 'x'" in out.getvalue()
     assert "adjusted line 2: maximum players 0 read as unknown" in out.getvalue()
     assert "[##############################] 100% 1/1" in err.getvalue()

@@ -143,6 +143,7 @@ class Sock:
             headers.append((b"cookie", f"sessionid={session_key}".encode()))
         if language:
             headers.append((b"accept-language", language.encode()))
+        headers.append((b"host", b"testserver"))  # the origin check: the page's own scheme, host and port
         self.json = json
         self.comm = WebsocketCommunicator(application, path, headers=headers)
         self.raw: list[str] = []

@@ -83,9 +83,10 @@ def test_it_refuses_a_weak_staff_password(monkeypatch):
     assert not get_user_model().objects.filter(username="erin").exists()
 
 
-def test_it_loads_the_demo_host_again_and_again(capsys):
+def test_it_loads_the_demo_host_again_and_again(capsys, settings):
     from django.contrib.auth import get_user_model
 
+    settings.DEBUG = True  # a development machine (with DEBUG off, see tests/ludo/test_load_demo_guard.py)
     call_command("load_demo")
     call_command("load_demo")
     host = get_user_model().objects.get(username="hote")

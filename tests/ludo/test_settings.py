@@ -95,6 +95,8 @@ def test_it_refuses_a_bad_redis_url():
         ({"DEBUG": "0", "SECRET_KEY": "x" * 60}, "ALLOWED_HOSTS"),
         ({"CSRF_TRUSTED_ORIGINS": "ludo.example.org"}, "CSRF_TRUSTED_ORIGINS"),
         ({"AXES_FAILURE_LIMIT": "0"}, "AXES_FAILURE_LIMIT"),
+        ({"AXES_ADDRESS_FAILURE_LIMIT": "0"}, "AXES_ADDRESS_FAILURE_LIMIT"),
+        ({"TRUSTED_PROXIES": "127.0.0.1,nginx"}, "TRUSTED_PROXIES"),
     ],
 )
 def test_it_stops_at_start_with_a_message_naming_the_bad_variable(env, variable, tmp_path):
@@ -110,6 +112,8 @@ def test_it_passes_check_deploy_with_production_settings(tmp_path):
         "SECRET_KEY": secrets.token_urlsafe(64),
         "ALLOWED_HOSTS": "ludo.example.org",
         "CSRF_TRUSTED_ORIGINS": "https://ludo.example.org",
+        "SITE_URL": "https://ludo.example.org",
+        "TRUSTED_PROXIES": "127.0.0.1,::1",  # the README's setup (daphne behind nginx)
         "DATABASE_URL": f"sqlite:///{tmp_path / 'deploy.sqlite3'}",
         "LUDO_VAR_DIR": str(tmp_path),
     }

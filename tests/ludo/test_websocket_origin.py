@@ -1,4 +1,5 @@
-"""WebSockets pass an origin check: the site's own hosts only."""
+"""WebSockets pass an origin check: the site's own origin, scheme, host and port
+(issue 18, finding 9: Channels' check compared the host only)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,22 @@ from websockets.exceptions import InvalidStatus
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def connect(origin: bytes | None) -> tuple[bool, WebsocketCommunicator]:
+async def connect(origin: bytes | None, host: bytes = b"localhost:8000", scheme: str = "ws",
+                  client: str = "127.0.0.1", extra=()) -> tuple[bool, WebsocketCommunicator]:
     from ludo.asgi import application
 
-    headers = [(b"host", b"localhost")] + ([(b"origin", origin)] if origin is not None else [])
+    headers = [(b"host", host), *extra] + ([(b"origin", origin)] if origin is not None else [])
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=headers)
+    # What daphne puts in the scope; read by the application when the handshake starts.
+    communicator.scope.update(scheme=scheme, client=[client, 50000])
     connected, _ = await communicator.connect()
     return connected, communicator
+
+
+async def accepted(*args, **kwargs) -> bool:
+    connected, communicator = await connect(*args, **kwargs)
+    await communicator.disconnect()
+    return connected
 
 
 @pytest.mark.parametrize("origin", [b"http://evil.example", b"https://localhost.evil.example", None])
@@ -31,12 +41,40 @@ async def test_it_refuses_a_websocket_from_a_foreign_or_missing_origin(origin):
 
 async def test_it_follows_the_allowed_hosts_in_force(settings):
     settings.ALLOWED_HOSTS = ["ludo.example.org"]
-    connected, communicator = await connect(b"https://ludo.example.org")
-    assert connected
-    await communicator.disconnect()
-    connected, communicator = await connect(b"http://localhost:8000")
-    assert not connected
-    await communicator.disconnect()
+    assert await accepted(b"https://ludo.example.org", host=b"ludo.example.org", scheme="wss")
+    assert not await accepted(b"http://localhost:8000")
+
+
+async def test_the_scheme_and_the_port_count_not_only_the_host(settings):
+    settings.ALLOWED_HOSTS = ["ludo.example.org"]
+    settings.SITE_URL = "https://ludo.example.org"
+    settings.CSRF_TRUSTED_ORIGINS = []
+    own = dict(host=b"ludo.example.org", scheme="wss")
+    assert await accepted(b"https://ludo.example.org", **own)
+    assert await accepted(b"https://ludo.example.org:443", **own)
+    assert not await accepted(b"http://ludo.example.org", **own)        # plain http page
+    assert not await accepted(b"https://ludo.example.org:8443", **own)  # another port, another site
+    assert not await accepted(b"http://ludo.example.org:443", **own)
+    # The handshake's own origin: an http page on port 8080 may open ws:// on 8080 only.
+    assert await accepted(b"http://ludo.example.org:8080", host=b"ludo.example.org:8080")
+    assert not await accepted(b"http://ludo.example.org:8080", host=b"ludo.example.org:8081")
+
+
+async def test_trusted_origins_and_the_proxys_scheme(settings):
+    settings.ALLOWED_HOSTS = ["ludo.example.org"]
+    settings.SITE_URL = "https://ludo.example.org"
+    settings.CSRF_TRUSTED_ORIGINS = ["https://*.ludo.example.org", "https://partner.example:8443"]
+    assert await accepted(b"https://tables.ludo.example.org", host=b"ludo.example.org")
+    assert not await accepted(b"http://tables.ludo.example.org", host=b"ludo.example.org")
+    assert await accepted(b"https://partner.example:8443", host=b"ludo.example.org")
+    assert not await accepted(b"https://partner.example", host=b"ludo.example.org")
+    # Behind the proxy: its X-Forwarded-Proto says the page was https (SECURE_PROXY_SSL_HEADER).
+    settings.SITE_URL = "https://elsewhere.example"
+    assert not await accepted(b"https://ludo.example.org", host=b"ludo.example.org")
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    proto = [(b"x-forwarded-proto", b"https")]
+    assert await accepted(b"https://ludo.example.org", host=b"ludo.example.org", extra=proto)
+    assert not await accepted(b"http://ludo.example.org", host=b"ludo.example.org", extra=proto)
 
 
 async def test_it_accepts_a_websocket_from_the_sites_own_origin():

@@ -12,6 +12,7 @@ from django.utils import timezone
 from games.bookings import clock
 from games.bookings.models import Booking, Proposal, Session
 from games.bookings.views.common import hosts_only
+from ludo.params import query_date
 
 
 def _day_start(day: date) -> datetime:
@@ -22,10 +23,7 @@ def _day_start(day: date) -> datetime:
 def calendar(request: HttpRequest) -> HttpResponse:
     """A week (Monday first) or a month of sessions, with their bookings."""
     view = "month" if request.GET.get("view") == "month" else "week"
-    try:
-        anchor = date.fromisoformat(request.GET.get("date", ""))
-    except ValueError:
-        anchor = timezone.localdate()
+    anchor = query_date(request, "date", default=timezone.localdate())  # 400 when not a date in range
     if view == "week":
         first = anchor - timedelta(days=anchor.weekday())
         last = first + timedelta(days=7)

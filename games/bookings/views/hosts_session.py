@@ -3,8 +3,6 @@ cancel, who came), its copies, its live table, its list as CSV, cancelling it.""
 
 from __future__ import annotations
 
-import csv
-
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,6 +17,7 @@ from games.bookings.errors import BookingError
 from games.bookings.links import table_link
 from games.bookings.models import Booking, CopyReservation, Session
 from games.bookings.views.common import act, hosts_only
+from ludo.spreadsheet import SafeWriter, csv_response
 
 
 def _staff_session(pk: int) -> Session:
@@ -116,21 +115,15 @@ def export_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """A session's list for a spreadsheet: one row per booking."""
     session = _staff_session(pk)
     start = timezone.localtime(session.starts_at)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-{start:%Y-%m-%d}.csv"'
-    response.write("\ufeff")  # lets spreadsheet programs read UTF-8 as such
-    writer = csv.writer(response)
+    response = csv_response(f"session-{session.pk}-{start:%Y-%m-%d}.csv")
+    writer = SafeWriter(response)  # no cell a spreadsheet would run as a formula
     writer.writerow([_("Name"), _("Email"), _("Seats"), _("Status"), _("Came"), _("Booked at"), _("Message")])
     came = {True: _("yes"), False: _("no"), None: ""}
     for booking in session.bookings.exclude(status=Booking.Status.UNVERIFIED).order_by("created_at", "id"):
         writer.writerow([
-            _safe_cell(booking.name), booking.email, booking.seats, booking.get_status_display(),
+            booking.name, booking.email, booking.seats, booking.get_status_display(),
             came[booking.attended], f"{timezone.localtime(booking.created_at):%Y-%m-%d %H:%M}",
-            _safe_cell(booking.note),
+            booking.note,
         ])
     return response
 
-
-def _safe_cell(text: str) -> str:
-    """Guests type these: a leading = + - @ would be a formula in a spreadsheet."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
