@@ -101,7 +101,8 @@ def screen(request: HttpRequest, table_id: int) -> HttpResponse:
     if room is None or room.mode != Room.Mode.SCREEN:
         raise Http404
     join_url = request.build_absolute_uri(reverse("living:code", args=[room.code]))
-    return render(request, "games/screen.html", {
+    return render(request, "games/table.html", {
+        "screen": True,
         "table": table,
         "game": pages._game_of(table),
         "room": room,

@@ -13,6 +13,7 @@ from PIL import Image
 from catalog import services
 from catalog.models import Document
 from ludo import worker
+from tests.catalog.pdf_helpers import pdf_from_objects
 from tests.catalog.test_ocr import born_digital_pdf
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,15 +26,7 @@ def pdf_with_page(width_pt: int, height_pt: int) -> bytes:
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] >>" % (width_pt, height_pt),
     ]
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return pdf_from_objects(objects)
 
 
 def huge_png(side: int = 12_000) -> bytes:

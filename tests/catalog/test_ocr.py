@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw, ImageFont
 from catalog import extraction, services
 from catalog.models import Document, DocumentPage
 from ludo import worker
+from tests.catalog.pdf_helpers import pdf_from_objects
 from tests.conftest import require
 from ludo.language import english_url
 
@@ -71,15 +72,7 @@ def born_digital_pdf(text: str) -> bytes:
         b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
     ]
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return pdf_from_objects(objects)
 
 
 def words(text: str) -> set[str]:

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from games import bots, engines
+from tests.catalog.pdf_helpers import blank_pdf
 from tests.conftest import require
 from tests.games.live_helpers import (
     Guest,
@@ -31,22 +32,6 @@ PAGES = 40
 ANSWER_SECONDS = 2.0
 RSS_LIMIT_MB = 300
 EXCHANGES = 3
-
-
-def blank_pdf(pages: int, width_pt: int = 595, height_pt: int = 842) -> bytes:
-    """A PDF of ``pages`` blank A4 pages (no text layer: every page goes to tesseract)."""
-    kids = " ".join(f"{3 + i} 0 R" for i in range(pages))
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{kids}] /Count {pages} >>".encode()]
-    objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] >>" % (width_pt, height_pt)] * pages
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
 
 
 def _children() -> dict[int, list[int]]:
