@@ -65,6 +65,18 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _site_language():
+    """Every test starts in the site's language: a request to an /en/ page leaves
+    English active in the test's thread, and a later reverse() would give English paths."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     """Every test starts with no request counted (ludo.limits keeps counts for the
     process, or in Redis under the run's prefix)."""

@@ -178,6 +178,9 @@ def deliver_due(now: datetime | None = None, limit: int = 20) -> int:
             if message is None:
                 outbox.mark_skipped(row, "nothing to send any more")
                 continue
+            # To the address as it was when the action called for the email: a booking
+            # anonymised since (its account deleted) still tells its guest it was cancelled.
+            message.to = [row.to]
             message.send()
         except Exception as exc:
             log.warning("could not send outbox email %s (%s), attempt %s", row.pk, row.kind, row.attempts,

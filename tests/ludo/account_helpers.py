@@ -26,18 +26,6 @@ from ludo.tokens import services as tokens
 from tests.conftest import PASSWORD
 
 
-@pytest.fixture(autouse=True)
-def _site_language():
-    """Each test starts in French (an /en/ request leaves English active in the
-    thread) and with no account email counted against the limits."""
-    from ludo.account import mail_limits
-
-    mail_limits.forget()
-    translation.activate(settings.LANGUAGE_CODE)
-    yield
-    translation.deactivate()
-
-
 @pytest.fixture
 def carol(db):
     return get_user_model().objects.create_user("carol", "carol@example.org", PASSWORD)

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 
 from ludo.account import email_change
-from tests.ludo.account_helpers import _site_language, carol, logged_in  # noqa: F401
+from tests.ludo.account_helpers import carol, logged_in  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.test import Client
 
 from games.bookings.models import Booking
 from ludo.models import Profile
-from tests.ludo.account_helpers import _site_language, carol, history_of, logged_in  # noqa: F401
+from tests.ludo.account_helpers import carol, history_of, logged_in  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,6 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
-from tests.ludo.account_helpers import _site_language  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
