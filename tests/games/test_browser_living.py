@@ -267,7 +267,10 @@ class Tablet:
         self.cell(target).click()
 
 
-def wait_for_cover_or_board(page: Any, version: int, timeout: float = 30) -> str:
+def wait_for_cover_or_board(page: Any, version: int, timeout: float = 60) -> str:
+    # 60 s: a socket that missed a broadcast catches up at its next presence refresh
+    # (games.sockets TOUCH_EVERY, 20 s, plus a ping and the 2 s batch); a loaded CI
+    # machine once took longer than 30 s.
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if page.locator("[data-pass-screen]:not([hidden])").count():

@@ -58,8 +58,9 @@ def wait_for_turn(probe: Any, site: LiveSite, table: int, timeout: float = 30.0)
         if state["status"] == "running" and state["seat"] in state["to_act"] and state["legal"]:
             # The page shows that version too, and its board has drawn it. A socket that
             # missed a broadcast catches up at its next presence refresh (games.sockets
-            # TOUCH_EVERY, 20 s): wait longer than that.
-            probe.page.wait_for_selector(f"[data-table-page][data-v='{state['v']}']", timeout=30_000)
+            # TOUCH_EVERY, 20 s, then the page's next ping and the 2 s batch): wait well
+            # past that, as a loaded CI machine needs (30 s was once not enough).
+            probe.page.wait_for_selector(f"[data-table-page][data-v='{state['v']}']", timeout=60_000)
             probe.page.wait_for_selector("[data-status][data-turn='true']")
             return state
         assert time.monotonic() < deadline, f"never my turn: {state['status']} {state['to_act']}"
