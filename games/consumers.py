@@ -175,6 +175,7 @@ class TableConsumer(_Guarded):
                 who = await db(services.Who.from_scope)(self.scope)
                 self.who = await db(living.choose_seat)(self.table_id, who, f["as"])
                 self.as_seat = self.who.as_seat
+                await self._budget_for_seats()
             await self.open(f.get("since"), f.get("invite"), msg_id)
             return
         if not self.opened:
@@ -190,6 +191,7 @@ class TableConsumer(_Guarded):
             # that seat only (or as nobody); the state answering it is full.
             self.who = await call(living.choose_seat)(t, self._person(), f.get("seat"))
             self.as_seat = self.who.as_seat
+            await self._budget_for_seats()
             await self.send_state("state", None, msg_id=msg_id)
             return
         if kind == "move":
@@ -259,6 +261,12 @@ class TableConsumer(_Guarded):
 
     def _person(self) -> services.Who:
         return self.who.person if isinstance(self.who, living.AsSeat) else self.who
+
+    async def _budget_for_seats(self) -> None:
+        """A socket that plays several seats (one device passed around) speaks for that
+        many players: its message budget is one player's times the seats it holds."""
+        held = await db(living.seats_held)(self.table_id, self._person())
+        self.limit.limit = ratelimit.socket_limit()[0] * max(1, held)
 
     def _narrowed(self, who: services.Who) -> services.Who:
         """``who`` still acting as the seat this socket chose (``as``), if it chose one."""

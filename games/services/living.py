@@ -43,6 +43,11 @@ def held_seats(seats: Any, who: Who) -> list[int]:
     return [s.index for s in seats if not s.is_bot and who.holds(s)]
 
 
+def seats_held(table_id: Any, who: Who) -> int:
+    """How many seats of the table ``who`` holds in person (a pass-and-play device: all)."""
+    return len(held_seats(_seats(_get(table_id)), who))
+
+
 def choose_seat(table_id: Any, who: Who, seat: int | None) -> AsSeat:
     """``who`` narrowed to ``seat`` (None or WATCH: to nobody). Refused with
     ``not_your_seat`` when they do not hold it; nothing changes then."""

@@ -3,6 +3,7 @@
 // missed is lost; requests matched to their ack or error by id.
 
 const PING_EVERY = 5000; // ms between pings
+const RATE_RETRIES = 3; // a request refused by the rate limit is sent again this many times
 const DEAD_AFTER = 15000; // ms without any frame: the connection is dead, reconnect
 const ANSWER_WITHIN = 10000; // ms for an ack or an error before a request fails
 const BACKOFF = [500, 1000, 2000, 4000, 8000];
@@ -160,7 +161,21 @@ export class TableSocket {
   }
 
   /** Send a request; resolves with its ack, rejects with a RequestError. */
-  send(message) {
+  /** A request and its answer. One the server did not handle because of its rate limit
+   * (`rate_limited`) is sent again once `retry_after` has passed, a few times at most. */
+  async send(message) {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.sendOnce(message);
+      } catch (error) {
+        const frame = error && error.frame;
+        if (!frame || frame.code !== "rate_limited" || attempt >= RATE_RETRIES) throw error;
+        await new Promise((wake) => setTimeout(wake, Math.max(0.05, Number(frame.retry_after) || 1) * 1000));
+      }
+    }
+  }
+
+  sendOnce(message) {
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
         reject(new RequestError({ code: "offline", message: "" }));
