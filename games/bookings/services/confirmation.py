@@ -43,7 +43,7 @@ from games.bookings.services.booking import (
     check_bookable,
     placement,
 )
-from games.bookings.services.inputs import check_times, clean_email, clean_language, clean_name, clean_seats
+from games.bookings.services.inputs import clean_email, clean_language, clean_name, clean_seats
 from games.bookings.services.locks import lock_booking, lock_session
 from games.bookings.services.proposals import propose
 
@@ -125,22 +125,10 @@ def request_proposal(*, game: Any, starts_at: datetime, ends_at: datetime, seats
     it (it carries the game and the time, never the visitor's message)."""
     now = now or timezone.now()
     email = clean_email(email)
-    if address_verified(user, email):
-        return propose(game=game, starts_at=starts_at, ends_at=ends_at, seats=seats, name=name, email=email,
-                       user=user, language=language, message=message, now=now)
-    if game is None:
-        raise BookingError("bad_value", field="game", problem="?")
-    check_times(starts_at, ends_at)
-    if starts_at <= now:
-        raise BookingError("in_the_past")
-    proposal = Proposal.objects.create(
-        game=game, starts_at=starts_at, ends_at=ends_at, seats=clean_seats(seats), name=clean_name(name),
-        email=email, user=user if getattr(user, "is_authenticated", False) else None,
-        language=clean_language(language), message=str(message or "").strip()[:2000],
-        status=Proposal.Status.UNVERIFIED, confirm_by=now + conf.confirm_within(),
-    )
-    emails.queue_proposal("confirm_proposal", proposal)
-    return proposal
+    unverified = {} if address_verified(user, email) else {
+        "status": Proposal.Status.UNVERIFIED, "confirm_by": now + conf.confirm_within()}
+    return propose(game=game, starts_at=starts_at, ends_at=ends_at, seats=seats, name=name, email=email,
+                   user=user, language=language, message=message, now=now, **unverified)
 
 
 @transaction.atomic

@@ -26,9 +26,12 @@ from games.bookings.services.sessions import create_session
 
 @transaction.atomic
 def propose(*, game: Any, starts_at: datetime, ends_at: datetime, seats: Any, name: Any, email: Any,
-            user: Any = None, language: Any = "fr", message: Any = "", now: datetime | None = None) -> Proposal:
+            user: Any = None, language: Any = "fr", message: Any = "", now: datetime | None = None,
+            **unverified: Any) -> Proposal:
     """A guest whose address is known to be theirs proposes a session around
-    a game; the hosts decide. Visitors come through ``request_proposal``."""
+    a game; the hosts decide. Visitors come through ``request_proposal``, which
+    passes ``status`` and ``confirm_by``: the proposal then waits for the address
+    to be confirmed, and the email sent is the confirmation link."""
     now = now or timezone.now()
     if game is None:
         raise BookingError("bad_value", field="game", problem="?")
@@ -38,9 +41,9 @@ def propose(*, game: Any, starts_at: datetime, ends_at: datetime, seats: Any, na
     proposal = Proposal.objects.create(
         game=game, starts_at=starts_at, ends_at=ends_at, seats=clean_seats(seats), name=clean_name(name),
         email=clean_email(email), user=user if getattr(user, "is_authenticated", False) else None,
-        language=clean_language(language), message=str(message or "").strip()[:2000],
+        language=clean_language(language), message=str(message or "").strip()[:2000], **unverified,
     )
-    emails.queue_proposal("proposal_received", proposal)
+    emails.queue_proposal("confirm_proposal" if unverified else "proposal_received", proposal)
     return proposal
 
 
