@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 
 from catalog import importer
 from catalog.models import Game, GameName, Term
+from tests.conftest import require
 
 pytestmark = pytest.mark.django_db
 
@@ -118,8 +119,7 @@ def test_garbled_titles_are_repaired_where_certain_and_reported(tmp_path):
 
 def test_the_shared_data_set_titles_are_repaired(shared_dir):
     path = shared_dir / "data" / "bgg-games-21925.csv"
-    if not path.is_file():
-        pytest.skip("the shared data set is missing")
+    require(path.is_file(), f"the shared data set is missing: {path}")
     report = importer.import_file(path, only_bgg_ids={564, 56943, 1})
     assert len(report.repaired) == 2 and not report.rejected
     assert set(Game.objects.values_list("title", flat=True)) == {"Die Macher", "Die Seidenstraße", "Seidenstraße"}
