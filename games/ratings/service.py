@@ -23,7 +23,7 @@ from games import engines
 from games.engines.base import Outcome
 from games.models import Action, Seat, Table
 from games.ratings import glicko2
-from games.ratings.models import Departure, RatedGame, Rating, RatingChange
+from games.ratings.models import Departure, Privacy, RatedGame, Rating, RatingChange
 from games.ratings.rules import BOT_ANCHORS, Participant, rate, why_not_rated
 
 
@@ -118,3 +118,8 @@ def _ratings(game: str, user_ids: list[int]) -> dict[int, Rating]:
     if connection.features.has_select_for_update:
         rows = rows.select_for_update()
     return {r.user_id: r for r in rows}
+
+
+def set_private(user: Any, private: bool) -> None:
+    """The player's choice: a private profile is seen by its owner and the hosts only."""
+    Privacy.objects.update_or_create(user=user, defaults={"private": bool(private)})

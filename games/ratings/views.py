@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from games import engines
 from games.models import Seat, Table
 from games.pages import games_info
+from games.ratings import service
 from games.ratings.chart import chart, sparkline
 from games.ratings.models import PROVISIONAL_RD, Departure, Privacy, Rating, RatingChange
 
@@ -112,7 +113,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         choice = request.POST.get("private")
         if choice not in ("0", "1"):
             return HttpResponse(_("Choose whether the profile is private."), status=400)
-        Privacy.objects.update_or_create(user=player, defaults={"private": choice == "1"})
+        service.set_private(player, choice == "1")
         return redirect("player_profile", username=player.get_username())
     private = _is_private(player)
     if private and not mine and not request.user.is_staff:
