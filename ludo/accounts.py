@@ -107,6 +107,20 @@ def name_is_reserved(name: str) -> bool:
     return any(name_skeleton(username) == wanted for username in usernames.iterator(chunk_size=2000))
 
 
+def is_confirmed(user: Any) -> bool:
+    """Whether an account has shown that its current email address is its own
+    (a confirmation link followed, see games.bookings' VerifiedAddress), or is a
+    host's. Rated games and direct bookings need it."""
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if user.is_staff:
+        return True
+    from games.bookings.models import VerifiedAddress
+
+    email = (user.email or "").strip()
+    return bool(email) and VerifiedAddress.objects.filter(user=user, email__iexact=email).exists()
+
+
 def display_name(request: HttpRequest) -> str | None:
     """The name the person is known by here: account name, or guest name, or None."""
     user = getattr(request, "user", None)
