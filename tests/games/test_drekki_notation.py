@@ -68,7 +68,9 @@ def test_the_example_reads_as_expected():
     assert RULES.to_act(state) == (3,)
     assert RULES.legal_moves(state, 3)[:2] == ["bid 7", "bid 8"]
     view = RULES.view(state, None)
-    assert [s["score"] for s in view["seats"]] == [2 - 1, 0, 0, 2]
+    # Each seat sees its own score; tear values (and so scores) are hidden from the others.
+    assert [RULES.view(state, seat)["seats"][seat]["score"] for seat in range(4)] == [2 - 1, 0, 0, 2]
+    assert [s["score"] for s in view["seats"]] == [None] * 4
     assert [h["charm"] for h in view["history"]] == ["held", "broken", "broken"]
     assert view["mages"][2]["holding"] == [1, 3, 5]
     duel = RULES.parse_position(DUEL)

@@ -428,7 +428,8 @@ def test_a_tie_lets_the_winner_pick_among_the_tied_colours():
         RULES.play(state, 0, "colour yellow")
     # The tear is taken before the dragon moves: the scores shown during the choice count it.
     assert data["tears"][3] == [1]
-    assert [s["score"] for s in RULES.view(state, 0)["seats"]] == [0, 0, 0, -1]
+    assert RULES.view(state, 3)["seats"][3]["score"] == -1
+    assert [s["score"] for s in RULES.view(state, 0)["seats"]] == [0, None, None, None]  # others' tears hidden
     assert RULES.view(state, None)["seats"][3]["tears"] == 1
     state = RULES.play(state, 3, "colour black")
     data = dumped(state)

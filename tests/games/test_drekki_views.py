@@ -77,7 +77,7 @@ def rehide(state: DrekkiState, viewer: int | None, rng: random.Random) -> Drekki
             chosen[m] = rng.choice([v for v in range(6) if holding >> v & 1])
             hands[m] = holding & ~(1 << chosen[m])
         changes.update(chosen=tuple(chosen), hands=tuple(hands))
-        return evolve(state, **changes)
+        return evolve(state, **changes, **rehide_tears(state, viewer, rng))
     piles, hidden, offers = list(state.piles), list(state.hidden), list(state.offers)
     for m in range(4):
         if m in own:
@@ -95,17 +95,26 @@ def rehide(state: DrekkiState, viewer: int | None, rng: random.Random) -> Drekki
             offers[m] = tuple(sorted(unknown.pop() for _ in range(2)))
         hidden[m] = mask(unknown.pop() for _ in range(hidden[m].bit_count()))
         piles[m] = tuple(unknown)
+    changes.update(chosen=tuple(chosen), piles=tuple(piles), hidden=tuple(hidden), offers=tuple(offers))
+    return evolve(state, **changes, **rehide_tears(state, viewer, rng))
+
+
+def rehide_tears(state: DrekkiState, viewer: int | None, rng: random.Random) -> dict:
+    """Tear tokens are taken face down: until the end, another seat's values are
+    any values. In the duel they come from the face-down pool; at 3-6 players
+    every token is worth 1 today, so other values are drawn (the day the printed
+    values are known, no view may give them away either)."""
     tears = list(state.tears)
-    secret = [s for s in range(2) if s != viewer and state.phase != "over"]
+    secret = [s for s in range(state.players) if s != viewer and state.phase != "over"]
+    if not state.duel:
+        for s in secret:
+            tears[s] = tuple(rng.randint(1, 3) for _ in tears[s])
+        return {"tears": tuple(tears)}
     values = list(state.tear_pool) + [v for s in secret for v in tears[s]]
     rng.shuffle(values)
     for s in secret:
         tears[s] = tuple(values.pop() for _ in tears[s])
-    changes.update(
-        chosen=tuple(chosen), piles=tuple(piles), hidden=tuple(hidden), offers=tuple(offers),
-        tears=tuple(tears), tear_pool=tuple(values),
-    )
-    return evolve(state, **changes)
+    return {"tears": tuple(tears), "tear_pool": tuple(values)}
 
 
 def as_json(view) -> str:
@@ -141,6 +150,22 @@ def test_no_view_shows_a_secret_fast(players):
 @pytest.mark.parametrize("players", COUNTS)
 def test_no_view_shows_a_secret_over_300_games(players):
     check_no_leak(players, games=300)
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_another_seats_tear_values_and_score_are_hidden_until_the_end(players):
+    tears_seen = 0
+    for seed in range(3):
+        for state in random_game(players, seed):
+            over = state.phase == "over"
+            for viewer in [None, *range(players)]:
+                for info in RULES.view(state, viewer)["seats"]:
+                    known = over or info["seat"] == viewer
+                    assert (info["tear_values"] is not None) == known, (players, seed, viewer, info)
+                    assert (info["score"] is not None) == known, (players, seed, viewer, info)
+                    assert info["tears"] == len(state.tears[info["seat"]])  # the count is public
+                    tears_seen += bool(info["tears"]) and not known
+    assert tears_seen  # the games really took tear tokens before their end
 
 
 @pytest.mark.parametrize("players", COUNTS)

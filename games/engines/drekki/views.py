@@ -121,7 +121,9 @@ def _mage_dict(state: DrekkiState, mage: int, label: str, owner: int, viewer: in
 
 def _seat_dicts(state: DrekkiState, viewer: int | None) -> list[dict[str, Any]]:
     seats = []
-    public = state.players > 2 or state.phase == OVER  # tear values: else their seat only
+    # Tear tokens are taken face down: their values, and so the score (burns minus
+    # tears), are the seat's own until the end, at every player count.
+    public = state.phase == OVER
     for seat, tears in enumerate(state.tears):
         burns = seat_burns(state, seat)
         known = public or seat == viewer
@@ -321,11 +323,15 @@ def _sample_duel(view: Mapping[str, Any], rng: random.Random, data: dict[str, An
         hidden.append(face_down)
         piles.append(unknown)
     data.update(chosen=chosen, piles=piles, shown=shown, hidden=hidden, offers=offers)
-    _sample_tears(view, rng, data)
 
 
 def _sample_tears(view: Mapping[str, Any], rng: random.Random, data: dict[str, Any]) -> None:
-    """Duel: tear values nobody showed this seat come from the tokens not accounted for."""
+    """Tear values nobody showed this seat: in the duel, drawn from the tokens not
+    accounted for; at 3-6 players every tear is worth 1 (the engine takes no pool)."""
+    if view["players"] > 2:
+        data["tears"] = [list(s["tear_values"]) if s["tear_values"] is not None else [1] * s["tears"]
+                         for s in view["seats"]]
+        return
     unknown = list(TILESET.tear_tokens)
     for info in view["seats"]:
         for value in info["tear_values"] or ():
@@ -358,7 +364,6 @@ def sample_state(view: Mapping[str, Any], seat: int | None, rng: random.Random) 
         "auction": {k: auction[k] for k in ("high", "leader", "out", "turn")},
         "tiles": [list(m["tiles"]) for m in view["mages"]],
         "markers": [list(m["markers"]) for m in view["mages"]],
-        "tears": [[1] * s["tears"] for s in view["seats"]],
         "dropped": list(view["dropped"]),
         "history": [
             {k: h[k] for k in ("tile", "facing", "cards", "leader", "bid", "colour", "stops")}
@@ -370,6 +375,7 @@ def sample_state(view: Mapping[str, Any], seat: int | None, rng: random.Random) 
         _sample_duel(view, rng, data)
     else:
         _sample_table(view, rng, data)
+    _sample_tears(view, rng, data)
     last = view.get("last_move")
     if last is not None:
         data["last"] = {"seat": last["seat"], "move": last["move"] or _hidden_move(view, data, last["seat"])}
