@@ -8,6 +8,11 @@ which rates it in a transaction of its own, records a ``rated`` action and
 broadcasts it. Either way ``RatedGame`` (the table as primary key) makes sure
 a game is rated once.
 
+Not rated, with the reason recorded: what ``rules.why_not_rated`` says, an
+account no longer confirmed (``unconfirmed``, games.ratings.eligibility), or
+two accounts past the day's limit of rated games together (``repeated``,
+docs/ratings.md says why).
+
 What the game did to each rating goes in ``table.outcome["ratings"]`` (so the
 end-of-game frame carries it: docs/protocol.md).
 """
