@@ -344,3 +344,29 @@ async def test_the_end_frame_on_the_socket_hides_the_private_numbers_from_watche
     finally:
         for sock in socks.values():
             await sock.close()
+
+
+@pytest.mark.django_db
+def test_a_rated_game_without_a_clock_already_stalled_before_the_upgrade_gets_its_limit(settings):
+    # A table started before the idle limit existed: no deadline anywhere, so
+    # the worker never looked at it. The migration wakes it up; the worker's
+    # timeout pass then gives the waiting seat the limit from that moment.
+    import importlib
+
+    from django.apps import apps
+
+    settings.LUDO_RATED_IDLE_SECONDS = 300
+    migration = importlib.import_module("games.ratings.migrations.0003_idle_limit_for_running_rated_tables")
+    ana = member(account("ana"))
+    table = until_my_turn(bot_table(ana), ana, 2)
+    Table.objects.filter(pk=table.pk).update(clock_deadline=None)
+    Seat.objects.filter(table=table).update(deadline=None, turn_started_at=None)
+    migration.wake_running_rated_tables(apps, None)
+    woken = Table.objects.get(pk=table.pk).clock_deadline
+    assert woken is not None
+    assert services.time_out(table.pk, now=woken) == 0  # nobody loses for the time before
+    deadline = Seat.objects.get(table=table, user_id=ana.user_id).deadline
+    assert deadline == woken + timedelta(seconds=300) == Table.objects.get(pk=table.pk).clock_deadline
+    assert services.time_out(table.pk, now=deadline) == 1
+    assert Table.objects.get(pk=table.pk).status == "finished"
+    assert RatingChange.objects.get(table=table).result == "loss"
