@@ -39,7 +39,8 @@ def rated_players(table_id: Any, outcome: dict[str, Any] | None) -> RatedPlayers
     """One query, only when the outcome carries ratings."""
     if not has_ratings(outcome):
         return NOBODY
-    rows = RatingChange.objects.filter(table_id=table_id).values_list("seat", "user_id", "user__rating_privacy__private")
+    rows = (RatingChange.objects.filter(table_id=table_id)
+            .values_list("seat", "user_id", "user__rating_privacy__private"))
     users, private = set(), set()
     for seat, user_id, is_private in rows:
         users.add(user_id)

@@ -135,8 +135,8 @@ def _pair_over_limit(table: Table, user_ids: list[int], now: datetime) -> bool:
     if len(user_ids) < 2:
         return False
     together: dict[Any, set[int]] = {}
-    rows = (RatingChange.objects.filter(game=table.game, user_id__in=user_ids, created_at__gt=now - PAIR_WINDOW)
-            .exclude(table_id=table.pk).values_list("table_id", "user_id"))
+    recent = RatingChange.objects.filter(game=table.game, user_id__in=user_ids, created_at__gt=now - PAIR_WINDOW)
+    rows = recent.exclude(table_id=table.pk).values_list("table_id", "user_id")
     for table_id, user_id in rows:
         together.setdefault(table_id, set()).add(user_id)
     counts = Counter(pair for users in together.values() for pair in combinations(sorted(users), 2))

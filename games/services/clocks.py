@@ -1,5 +1,6 @@
 """Time controls: the clock a table was created with (or the idle limit of a
-rated table without one), each seat's time, and what a socket shows of them. The worker plays the timeouts (games.services.timers)."""
+rated table without one), each seat's time, and what a socket shows of them.
+The worker plays the timeouts (games.services.timers)."""
 
 from __future__ import annotations
 

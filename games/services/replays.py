@@ -79,7 +79,9 @@ def export(table_id: Any, who: Who, invite: str | None = None) -> dict[str, Any]
         item = {"v": action.version, "kind": action.kind, "seat": action.seat,
                 "at": action.created_at.isoformat()}
         if action.payload:
-            item["data"] = outcome_for(action.payload, who, players) if action.kind == "rated" else action.payload
+            item["data"] = action.payload
+            if action.kind == "rated":
+                item["data"] = outcome_for(action.payload, who, players)
         if over and action.move:
             item["move"] = action.move
         actions.append(item)

@@ -50,9 +50,12 @@ def sign_up(chromium: Any, site: LiveSite, name: str) -> Any:
 def confirm_on_site(site: LiveSite, name: str) -> None:
     """Rated games need a confirmed address: give the account one and confirm
     it in the site's database (what following the emailed link does)."""
-    code = ("from django.contrib.auth import get_user_model; from games.bookings.models import VerifiedAddress; "
-            f"u = get_user_model().objects.get(username={name!r}); u.email = u.email or {name + '@example.org'!r}; "
-            "u.save(); VerifiedAddress.objects.get_or_create(user=u, email=u.email)")
+    code = ("from django.contrib.auth import get_user_model\n"
+            "from games.bookings.models import VerifiedAddress\n"
+            f"u = get_user_model().objects.get(username={name!r})\n"
+            f"u.email = u.email or {name + '@example.org'!r}\n"
+            "u.save()\n"
+            "VerifiedAddress.objects.get_or_create(user=u, email=u.email)\n")
     manage("shell", "-c", code, env=site.server.env)
 
 

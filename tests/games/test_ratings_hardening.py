@@ -263,7 +263,7 @@ def test_a_private_players_rating_change_is_absent_from_every_anonymous_route(pr
         assert outcome["winners"] == table.outcome["winners"], route  # the result is there
 
 
-def test_another_account_sees_the_result_without_the_private_numbers_the_players_and_hosts_see_all(private_game):
+def test_other_accounts_see_the_result_without_the_private_numbers_players_and_hosts_see_all(private_game):
     table, ana_seat, ben_seat, users = private_game
     cid = account("cid")
     staff = account("hostess")
@@ -331,7 +331,8 @@ async def test_the_end_frame_on_the_socket_hides_the_private_numbers_from_watche
         await db(play)(table, MOVES[-1:], [ana, ben])
         ends = {name: await sock.until("update", status="finished") for name, sock in socks.items()}
         for name in ("anonymous", "cid"):
-            assert "winners" in ends[name]["outcome"] and ana_seat not in seats_in(ends[name]["outcome"]), name
+            outcome = ends[name]["outcome"]
+            assert "winners" in outcome and ana_seat not in seats_in(outcome), name
             # And again when the watcher comes back later (a fresh state frame).
             late = await Sock(f"/ws/tables/{table.pk}/", None if name == "anonymous" else cid_key).connect()
             try:

@@ -10,7 +10,8 @@ from django.utils import timezone
 def wake_running_rated_tables(apps, schema_editor):
     Table = apps.get_model("games", "Table")
     running = Table.objects.filter(status="running", rated=True, clock_deadline__isnull=True)
-    ids = [pk for pk, clock in running.values_list("pk", "clock") if (clock or {}).get("kind", "none") == "none"]
+    ids = [pk for pk, clock in running.values_list("pk", "clock")
+           if (clock or {}).get("kind", "none") == "none"]
     Table.objects.filter(pk__in=ids).update(clock_deadline=timezone.now())
 
 
