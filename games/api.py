@@ -38,6 +38,7 @@ STATUS = {
     "not_host": 403,
     "name_required": 403,
     "account_required": 403,
+    "unconfirmed_account": 403,
     "not_seated": 403,
     "not_your_seat": 403,
     "stale_version": 409,

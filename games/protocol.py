@@ -46,6 +46,8 @@ ERROR_MESSAGES: dict[str, Any] = {
     "private_table": _("This table is private: you need its invitation link."),
     "name_required": _("Choose a display name (or log in) first."),
     "account_required": _("Rated tables are for players with an account."),
+    "unconfirmed_account": _("Rated tables are for accounts whose email address is confirmed: "
+                             "follow the link in the confirmation email first."),
     "not_host": _("Only the table's host can do that."),
     "staff_only": _("Only the hosts of the house can do that."),
     "not_seated": _("You do not have a seat at this table."),

@@ -330,6 +330,11 @@ LUDO_WS_RATE_LIMIT = (env_int("LUDO_WS_RATE_LIMIT", 100, minimum=1), 20.0)
 LUDO_WS_PERSON_RATE_LIMIT = (env_int("LUDO_WS_PERSON_RATE_LIMIT", 200, minimum=1), 20.0)
 # Tables waiting for players (open, not started) one person may have at once.
 LUDO_MAX_OPEN_TABLES = env_int("LUDO_MAX_OPEN_TABLES", 3, minimum=1, maximum=1000)
+# Rated games (docs/ratings.md): a seat of a rated table without a clock that
+# keeps its turn longer than this loses; two accounts may play this many rated
+# games together at one game in 24 hours, the next ones are not rated.
+LUDO_RATED_IDLE_SECONDS = env_int("LUDO_RATED_IDLE_SECONDS", 600, minimum=10, maximum=30 * 86400)
+LUDO_RATED_GAMES_PER_PAIR = env_int("LUDO_RATED_GAMES_PER_PAIR", 3, minimum=1, maximum=1000)
 
 # -- rate limits (ludo/limits.py) ------------------------------------------------------------
 

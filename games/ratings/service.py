@@ -8,23 +8,34 @@ which rates it in a transaction of its own, records a ``rated`` action and
 broadcasts it. Either way ``RatedGame`` (the table as primary key) makes sure
 a game is rated once.
 
+Not rated, with the reason recorded: what ``rules.why_not_rated`` says, an
+account no longer confirmed (``unconfirmed``, games.ratings.eligibility), or
+two accounts past the day's limit of rated games together (``repeated``,
+docs/ratings.md says why).
+
 What the game did to each rating goes in ``table.outcome["ratings"]`` (so the
 end-of-game frame carries it: docs/protocol.md).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections import Counter
+from datetime import datetime, timedelta
+from itertools import combinations
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 
 from games import engines
 from games.engines.base import Outcome
 from games.models import Action, Seat, Table
 from games.ratings import glicko2
+from games.ratings.eligibility import unconfirmed
 from games.ratings.models import Departure, Privacy, RatedGame, Rating, RatingChange
 from games.ratings.rules import BOT_ANCHORS, Participant, rate, why_not_rated
+
+PAIR_WINDOW = timedelta(hours=24)
 
 
 def seat_left(table: Table, seat: Seat, now: datetime) -> None:
@@ -51,12 +62,19 @@ def rate_table(table: Table, seats: list[Seat], now: datetime) -> list[dict[str,
     if RatedGame.objects.filter(table_id=table.pk).exists():
         return None
     participants = _participants(table, seats)
+    people = [p.user_id for p in participants if p.user_id is not None]
     reason = why_not_rated(participants)
+    if not reason and unconfirmed(people):
+        reason = "unconfirmed"
+    current = {} if reason else _ratings(table.game, people)
+    # After _ratings: it holds the players' rows, so two games of the same
+    # pair ending at once are counted one after the other.
+    if not reason and _pair_over_limit(table, people, now):
+        reason = "repeated"
     if reason:
         RatedGame.objects.create(table_id=table.pk, counted=False, reason=reason)
         return None
     RatedGame.objects.create(table_id=table.pk)
-    current = _ratings(table.game, [p.user_id for p in participants if p.user_id is not None])
     participants = [
         p if p.user_id is None else Participant(p.seat, current[p.user_id].as_glicko(), p.standing, p.user_id,
                                                 p.left, p.moves)
@@ -104,6 +122,25 @@ def _participants(table: Table, seats: list[Seat]) -> list[Participant]:
             found.append(Participant(seat.index, anchor, rules.utility(outcome, seat.index)))
         # A guest's seat: not rated, and no anchor for the others.
     return found
+
+
+def games_per_pair() -> int:
+    """How many rated games two accounts may play together at one game in a day."""
+    return int(getattr(settings, "LUDO_RATED_GAMES_PER_PAIR", 3))
+
+
+def _pair_over_limit(table: Table, user_ids: list[int], now: datetime) -> bool:
+    """Whether two of these accounts have already played ``games_per_pair()``
+    rated games together at this game in the last 24 hours (rolling)."""
+    if len(user_ids) < 2:
+        return False
+    together: dict[Any, set[int]] = {}
+    recent = RatingChange.objects.filter(game=table.game, user_id__in=user_ids, created_at__gt=now - PAIR_WINDOW)
+    rows = recent.exclude(table_id=table.pk).values_list("table_id", "user_id")
+    for table_id, user_id in rows:
+        together.setdefault(table_id, set()).add(user_id)
+    counts = Counter(pair for users in together.values() for pair in combinations(sorted(users), 2))
+    return any(n >= games_per_pair() for n in counts.values())
 
 
 def _ratings(game: str, user_ids: list[int]) -> dict[int, Rating]:

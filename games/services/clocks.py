@@ -1,10 +1,13 @@
-"""Time controls: the clock a table was created with, each seat's time, and
-what a socket shows of them. The worker plays the timeouts (games.services.timers)."""
+"""Time controls: the clock a table was created with (or the idle limit of a
+rated table without one), each seat's time, and what a socket shows of them.
+The worker plays the timeouts (games.services.timers)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
+
+from django.conf import settings
 
 from games.models import Seat, Table
 from games.protocol import TableError
@@ -46,6 +49,22 @@ def parse_clock(raw: Any) -> dict[str, Any]:
     raise TableError("bad_clock", "kind must be none, game or move")
 
 
+def idle_seconds(table: Table) -> int | None:
+    """The idle limit of a rated table without a clock: a seat whose turn lasts
+    longer loses (games.services.timers), so nobody can stall a rated game by
+    walking away. None for every other table (a clock already ends it)."""
+    if not table.rated or (table.clock or {}).get("kind", "none") != "none":
+        return None
+    return int(getattr(settings, "LUDO_RATED_IDLE_SECONDS", 600))
+
+
+def _per_turn_seconds(table: Table) -> int | None:
+    """The fixed time of each turn: a per-move clock's, or the idle limit."""
+    if (table.clock or {}).get("kind") == "move":
+        return int(table.clock["seconds"])
+    return idle_seconds(table)
+
+
 def _ms(delta: timedelta) -> int:
     return int(delta.total_seconds() * 1000)
 
@@ -61,7 +80,8 @@ def _update_clocks(table: Table, seats: list[Seat], before: set[int], after: set
     The increment is earned when a seat's turn ends.
     """
     kind = (table.clock or {}).get("kind", "none")
-    if kind == "none":
+    per_turn = _per_turn_seconds(table)
+    if kind == "none" and per_turn is None:
         table.clock_deadline = None
         return
     increment_ms = int(table.clock.get("increment", 0)) * 1000
@@ -81,7 +101,7 @@ def _update_clocks(table: Table, seats: list[Seat], before: set[int], after: set
         if kind == "game":
             seat.deadline = seat.turn_started_at + timedelta(milliseconds=seat.clock_ms or 0)
         else:
-            seat.deadline = seat.turn_started_at + timedelta(seconds=int(table.clock["seconds"]))
+            seat.deadline = seat.turn_started_at + timedelta(seconds=per_turn)
         deadlines.append(seat.deadline)
     table.clock_deadline = min(deadlines) if deadlines else None
 
@@ -89,8 +109,11 @@ def _update_clocks(table: Table, seats: list[Seat], before: set[int], after: set
 def _clock_info(table: Table, seats: list[Seat], now: datetime) -> dict[str, Any]:
     kind = (table.clock or {}).get("kind", "none")
     info: dict[str, Any] = {**(table.clock or {"kind": "none"}), "server_time": now.isoformat()}
+    per_turn = _per_turn_seconds(table)
     if kind == "none":
-        return info
+        if per_turn is None:
+            return info
+        info["idle"] = per_turn
     running = table.status == Table.Status.RUNNING
     per_seat = []
     for seat in seats:
@@ -100,7 +123,7 @@ def _clock_info(table: Table, seats: list[Seat], now: datetime) -> dict[str, Any
             if ticking:
                 left -= _ms(now - seat.turn_started_at)
         else:
-            left = int(table.clock["seconds"]) * 1000
+            left = per_turn * 1000
             if ticking and seat.deadline is not None:
                 left = _ms(seat.deadline - now)
         per_seat.append({"ms": max(0, left), "running": ticking})

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.engines.base import Outcome
 from games.models import Action, Connection, Seat, Table
 from games.protocol import TableError
+from games.ratings.eligibility import check_rated_player, unconfirmed
 from games.services.broadcasts import _broadcast
 from games.services.moves import _running_seat
 from games.services.play import _finish, _hand_to_bot, _loss, _replacement_level
@@ -109,6 +110,8 @@ def rematch(table_id: Any, who: Who) -> int | None:
         raise TableError("not_seated")
     if table.rematch_id:
         return table.rematch_id
+    if table.rated:
+        check_rated_player(who)
     offers = set(table.rematch_offers)
     if mine.index in offers:
         raise TableError("already_offered")
@@ -119,6 +122,8 @@ def rematch(table_id: Any, who: Who) -> int | None:
         _save(table, seats)
         _broadcast(table, "rematch_offer", seats, lobby=False)
         return None
+    if table.rated and unconfirmed(s.user_id for s in seats if s.user_id is not None):
+        raise TableError("unconfirmed_account")
     new = Table.objects.create(
         game=table.game, options=table.options, seat_count=table.seat_count, rated=table.rated,
         private=table.private, clock=table.clock, created_by_id=table.created_by_id,

@@ -7,6 +7,7 @@ from typing import Any
 
 from games.models import Action, Seat, Table
 from games.protocol import TableError
+from games.ratings.privacy import outcome_for, rated_players
 from games.services.lobby import seat_public
 from games.services.store import _get, _seats
 from games.services.tables import _can_watch, _state, rules_for
@@ -58,7 +59,7 @@ def replay(table_id: Any, who: Who, invite: str | None = None) -> dict[str, Any]
         "v": table.version,
         "options": table.options,
         "seats": [seat_public(s) for s in seats],
-        "outcome": table.outcome,
+        "outcome": outcome_for(table.outcome, who, rated_players(table.pk, table.outcome)),
         "steps": steps,
     }
 
@@ -70,6 +71,7 @@ def export(table_id: Any, who: Who, invite: str | None = None) -> dict[str, Any]
     seats = _seats(table)
     _check_replay_access(table, seats, who, invite)
     over = table.is_over
+    players = rated_players(table.pk, table.outcome)
     actions = []
     # Up to the version of the table row read above: actions committed since
     # belong to a later state than the one compared with (or exported) below.
@@ -78,6 +80,8 @@ def export(table_id: Any, who: Who, invite: str | None = None) -> dict[str, Any]
                 "at": action.created_at.isoformat()}
         if action.payload:
             item["data"] = action.payload
+            if action.kind == "rated":
+                item["data"] = outcome_for(action.payload, who, players)
         if over and action.move:
             item["move"] = action.move
         actions.append(item)
@@ -98,7 +102,7 @@ def export(table_id: Any, who: Who, invite: str | None = None) -> dict[str, Any]
         "started_at": table.started_at.isoformat() if table.started_at else None,
         "finished_at": table.finished_at.isoformat() if table.finished_at else None,
         "seats": [seat_public(s) for s in seats],
-        "outcome": table.outcome,
+        "outcome": outcome_for(table.outcome, who, players),
         "actions": actions,
         "final_view": view,
     }

@@ -14,6 +14,7 @@ from games.bots.names import bot_name
 from games.engines.base import OptionError
 from games.models import Connection, Seat, Table
 from games.protocol import TableError
+from games.ratings.eligibility import check_rated_player
 from games.services.broadcasts import _broadcast
 from games.services.clocks import parse_clock
 from games.services.play import DEFAULT_BOT_LEVEL, _advance, _check_level, _finish
@@ -43,8 +44,8 @@ def create_table(
     that starts at once, as quick play's)."""
     if not who.can_sit:
         raise TableError("name_required")
-    if rated and who.user_id is None:
-        raise TableError("account_required")
+    if rated:
+        check_rated_player(who)
     try:
         rules = engines.get(game) if isinstance(game, str) else None
     except KeyError:
@@ -119,8 +120,8 @@ def join_table(table_id: Any, who: Who, seat: int | None = None, invite: str | N
         raise TableError("not_open")
     if not who.can_sit:
         raise TableError("name_required")
-    if table.rated and who.user_id is None:
-        raise TableError("account_required")
+    if table.rated:
+        check_rated_player(who)
     if _seat_of(seats, who) is not None:
         raise TableError("already_seated")
     if seat is None:

@@ -22,6 +22,7 @@ from django.utils import timezone
 from games.engines.base import Rules
 from games.models import Action, Seat, Table
 from games.protocol import TableError
+from games.ratings.privacy import NOBODY, RatedPlayers, has_ratings, outcome_for, rated_players
 from games.services.clocks import _clock_info
 from games.services.living import hands_info
 from games.services.lobby import seat_public
@@ -34,7 +35,8 @@ log = logging.getLogger(__name__)
 RESYNC_EVENTS = 20  # a client at most this many versions behind gets the events it missed
 
 
-def _event(action: Action, seat: int | None) -> dict[str, Any]:
+def _event(action: Action, seat: int | None, who: Who | None = None,
+           players: RatedPlayers = NOBODY) -> dict[str, Any]:
     event = {
         "v": action.version,
         "kind": action.kind,
@@ -43,6 +45,8 @@ def _event(action: Action, seat: int | None) -> dict[str, Any]:
     }
     if action.payload:
         event["data"] = action.payload
+        if action.kind == "rated" and who is not None:
+            event["data"] = outcome_for(action.payload, who, players)
     # A move may be a secret (a card chosen face down): only its author sees it.
     if action.move and action.seat is not None and action.seat == seat:
         event["move"] = action.move
@@ -249,22 +253,31 @@ def snapshot(table_id: Any, who: Who, since: int | None = None, now: datetime | 
     process already read for it. Permission to watch is checked once, when the
     socket opens the table.
     """
-    return _snapshot_of(_freeze(table_id, version), who, since, now or timezone.now())
+    frozen = _freeze(table_id, version)
+    # Read at each call: a player may make their profile private at any time.
+    players = rated_players(frozen.table.pk, frozen.table.outcome)
+    return _snapshot_of(frozen, who, since, now or timezone.now(), players)
 
 
 def cached_snapshot(table_id: int, who: Who, since: int | None, version: int) -> dict[str, Any] | None:
     """``snapshot`` at ``version`` if this process holds that version already
-    (no database access: a socket may call it from the event loop), else None."""
+    (no database access: a socket may call it from the event loop), else None.
+    A rated game's end is always read (who may see its ratings is a question
+    for the database)."""
     frozen = _cached((table_id, version))
-    return None if frozen is None else _snapshot_of(frozen, who, since, timezone.now())
+    if frozen is None or has_ratings(frozen.table.outcome):
+        return None
+    return _snapshot_of(frozen, who, since, timezone.now(), NOBODY)
 
 
-def _snapshot_of(frozen: _Frozen, who: Who, since: int | None, now: datetime) -> dict[str, Any]:
+def _snapshot_of(frozen: _Frozen, who: Who, since: int | None, now: datetime,
+                 players: RatedPlayers) -> dict[str, Any]:
     table, seats = frozen.table, frozen.seats
     mine = _seat_of(seats, who)
     seat = mine.index if mine else None
     data: dict[str, Any] = {
         **frozen.common(),
+        "outcome": outcome_for(table.outcome, who, players),
         "seat": seat,
         "host": _is_host(table, seats, who),
         "clock": _clock_info(table, seats, now),
@@ -283,6 +296,6 @@ def _snapshot_of(frozen: _Frozen, who: Who, since: int | None, now: datetime) ->
         data["events"] = None
         data["full"] = True
     else:
-        data["events"] = [_event(a, seat) for a in frozen.actions if a.version > since]
+        data["events"] = [_event(a, seat, who, players) for a in frozen.actions if a.version > since]
         data["full"] = False
     return data

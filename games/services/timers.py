@@ -1,5 +1,6 @@
-"""What the worker plays on a table when time passes: timeouts, the rules'
-countdown, absent players replaced, forgotten open tables aborted."""
+"""What the worker plays on a table when time passes: timeouts (and the idle
+limit of rated tables without a clock), the rules' countdown, absent players
+replaced, forgotten open tables aborted."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from django.utils import timezone
 
 from games.models import Seat, Table
 from games.services.broadcasts import _broadcast
-from games.services.clocks import _update_clocks
-from games.services.endings import _is_absent
-from games.services.play import _finish, _hand_to_bot, _loss, _play
+from games.services.clocks import _update_clocks, idle_seconds
+from games.services.endings import _active_seats, _is_absent
+from games.services.play import _finish, _hand_to_bot, _loss, _play, _replacement_level
 from games.services.store import _lock, _record, _save, _seats, _transaction
 from games.services.tables import _state, rules_for
 
@@ -48,6 +49,10 @@ def time_out(table_id: Any, now: datetime | None = None) -> int:
         seat = late[0]
         done.add(seat.index)
         ran_out += 1
+        idle = idle_seconds(table)
+        if idle is not None:
+            _idle_loss(table, seats, seat, idle, now)
+            continue
         move = rules.timeout_move(state, seat.index)
         if move is None:
             _record(table, "flag", seat.index)
@@ -63,6 +68,19 @@ def time_out(table_id: Any, now: datetime | None = None) -> int:
     _save(table, seats)
     _broadcast(table, "timeout", seats, lobby=table.is_over)
     return ran_out
+
+
+def _idle_loss(table: Table, seats: list[Seat], seat: Seat, idle: int, now: datetime) -> None:
+    """A seat idle past the limit of a rated table without a clock has walked
+    away: it loses, as if it had resigned (with two players the other wins;
+    with more, a bot plays on for the seat and its player ranks last)."""
+    _record(table, "flag", seat.index, payload={"idle": idle})
+    if len(_active_seats(seats)) <= 2:
+        seat.resigned = True
+        _finish(table, seats, _loss(table.seat_count, seat.index, "timeout"), now)
+    else:
+        seat.resigned = True
+        _hand_to_bot(table, seats, seat, _replacement_level(table), now)
 
 
 @_transaction

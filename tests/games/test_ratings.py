@@ -16,7 +16,7 @@ from games.ratings.jobs import rate_pending
 from games.ratings.models import Departure, RatedGame, Rating, RatingChange
 from games.ratings.rules import BOT_ANCHORS, Participant, rate, why_not_rated
 from games.ratings.service import rate_table
-from tests.games.tables_helpers import guest, member, short_game
+from tests.games.tables_helpers import confirm, guest, member, short_game
 
 GAME = "quatre-en-ligne"  # no chance, short games
 
@@ -64,7 +64,7 @@ def test_several_players_are_rated_in_pairs_from_the_final_ranking():
 @pytest.fixture
 def people(db):
     User = get_user_model()
-    return [member(User.objects.create_user(name, f"{name}@example.org", f"pw-{name}-12345"))
+    return [member(confirm(User.objects.create_user(name, f"{name}@example.org", f"pw-{name}-12345")))
             for name in ("ana", "ben")]
 
 

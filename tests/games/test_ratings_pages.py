@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 from games import services
 from games.models import Seat, Table
 from games.ratings.models import Privacy, Rating, RatingChange
-from tests.games.tables_helpers import member, short_game
+from tests.games.tables_helpers import confirm, member, short_game
 
 pytestmark = pytest.mark.django_db
 GAME = "quatre-en-ligne"
@@ -22,7 +22,7 @@ GAME = "quatre-en-ligne"
 @pytest.fixture
 def users(db):
     User = get_user_model()
-    return [User.objects.create_user(n, f"{n}@example.org", f"pw-{n}-12345") for n in ("ana", "ben", "cid")]
+    return [confirm(User.objects.create_user(n, f"{n}@example.org", f"pw-{n}-12345")) for n in ("ana", "ben", "cid")]
 
 
 def finished_rated_game(ana, ben):

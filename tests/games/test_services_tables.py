@@ -12,7 +12,7 @@ from games import engines, services
 from games.models import Action, ChatMessage, Connection, ModerationLog, Seat, Table
 from games.protocol import TableError
 from games.services import broadcasts, loop_moves
-from tests.games.tables_helpers import guest, member, replayed_state, short_game
+from tests.games.tables_helpers import confirm, guest, member, replayed_state, short_game
 
 pytestmark = pytest.mark.django_db
 
@@ -100,6 +100,8 @@ def test_a_guest_without_a_name_cannot_create_or_sit():
 
 def test_rated_tables_are_for_accounts(player):
     refused("account_required", services.create_table, ZOE, "drumlin", rated=True)
+    refused("unconfirmed_account", services.create_table, player, "drumlin", rated=True)
+    confirm(get_user_model().objects.get(pk=player.user_id))
     table = services.create_table(player, "drumlin", rated=True)
     refused("account_required", services.join_table, table.pk, ZOE)
 

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from games.bookings.models import VerifiedAddress
 from games.models import Table
 from ludo.accounts import GUEST_NAME_KEY
 from ludo.tokens import services
@@ -73,6 +74,7 @@ def test_the_token_wins_over_the_cookies_it_comes_with():
 
 
 def test_an_account_token_acts_as_the_account(bob):
+    VerifiedAddress.objects.create(user=bob, email=bob.email)  # rated tables need a confirmed address
     token = services.create_personal_token(bob, "my bot")[1]
     table = call("post", "/api/tables/", token, {"game": "quatre-en-ligne", "rated": True}).json()
     assert table["seats"][0]["name"] == "bob" and table["seats"][0]["account"] is True and table["rated"] is True
