@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "catalog.playlog",
     "games.living",
     "ludo.tokens",
+    "ludo.bulkheads",
 ]
 
 MIDDLEWARE = [
@@ -330,6 +331,12 @@ LUDO_WS_RATE_LIMIT = (env_int("LUDO_WS_RATE_LIMIT", 100, minimum=1), 20.0)
 LUDO_WS_PERSON_RATE_LIMIT = (env_int("LUDO_WS_PERSON_RATE_LIMIT", 200, minimum=1), 20.0)
 # Tables waiting for players (open, not started) one person may have at once.
 LUDO_MAX_OPEN_TABLES = env_int("LUDO_MAX_OPEN_TABLES", 3, minimum=1, maximum=1000)
+
+# -- the worker's bulkheads (ludo/bulkheads/guard.py) ------------------------------------------
+# A row a worker job fails on (a table, an email, a scan) is tried again after a
+# pause (doubled after each failure), and set aside for a host after this many failures.
+LUDO_WORKER_ROW_FAILURES = env_int("LUDO_WORKER_ROW_FAILURES", 3, minimum=1, maximum=100)
+LUDO_WORKER_ROW_RETRY_SECONDS = env_int("LUDO_WORKER_ROW_RETRY_SECONDS", 10, minimum=0, maximum=3600)
 
 # -- rate limits (ludo/limits.py) ------------------------------------------------------------
 
