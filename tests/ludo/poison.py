@@ -5,8 +5,8 @@ test module: helpers for the worker bulkhead tests of every app).
   an interrupted migration). Both databases check that a JSON column holds
   valid JSON, so the cut text is stored as a JSON string: the model loads a
   string where a dict or a list was expected, and whatever reads it fails.
-- ``unwritable_row``: a row every UPDATE of which fails (a damaged page or
-  index entry), made with a trigger on both databases.
+- ``unwritable_row``: a row every UPDATE or DELETE of which fails (a damaged
+  page or index entry), made with triggers on both databases.
 """
 
 from __future__ import annotations
@@ -31,19 +31,20 @@ def unloadable_json(model: type, pk: Any, column: str) -> None:
 
 @contextlib.contextmanager
 def unwritable_row(model: type, pk: int) -> Iterator[None]:
-    """Inside, every UPDATE of this row fails with a database error."""
-    table = model._meta.db_table
+    """Inside, every UPDATE or DELETE of this row fails with a database error."""
+    table, pk = model._meta.db_table, int(pk)
     name = f"poison_{table}_{pk}"
+    message = f"disk fault: row {pk} of {table} cannot be written"
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(f"""CREATE OR REPLACE FUNCTION {name}() RETURNS trigger AS $$
-                BEGIN RAISE EXCEPTION 'disk fault: row % of {table} cannot be written', OLD.id; END $$
-                LANGUAGE plpgsql""")
-            cursor.execute(f'CREATE TRIGGER {name} BEFORE UPDATE ON "{table}" FOR EACH ROW '
-                           f"WHEN (OLD.id = {int(pk)}) EXECUTE FUNCTION {name}()")
+                BEGIN RAISE EXCEPTION '{message}'; END $$ LANGUAGE plpgsql""")
+            cursor.execute(f'CREATE TRIGGER {name} BEFORE UPDATE OR DELETE ON "{table}" FOR EACH ROW '
+                           f"WHEN (OLD.id = {pk}) EXECUTE FUNCTION {name}()")
         else:
-            cursor.execute(f'CREATE TRIGGER {name} BEFORE UPDATE ON "{table}" WHEN OLD.id = {int(pk)} '
-                           f"BEGIN SELECT RAISE(ABORT, 'disk fault: row {int(pk)} of {table} cannot be written'); END")
+            for event in ("UPDATE", "DELETE"):
+                cursor.execute(f'CREATE TRIGGER {name}_{event.lower()} BEFORE {event} ON "{table}" '
+                               f"WHEN OLD.id = {pk} BEGIN SELECT RAISE(ABORT, '{message}'); END")
     try:
         yield
     finally:
@@ -52,7 +53,8 @@ def unwritable_row(model: type, pk: int) -> Iterator[None]:
                 cursor.execute(f'DROP TRIGGER IF EXISTS {name} ON "{table}"')
                 cursor.execute(f"DROP FUNCTION IF EXISTS {name}()")
             else:
-                cursor.execute(f"DROP TRIGGER IF EXISTS {name}")
+                for event in ("update", "delete"):
+                    cursor.execute(f"DROP TRIGGER IF EXISTS {name}_{event}")
 
 
 def failures_logged(caplog: Any, row: str) -> list[Any]:
