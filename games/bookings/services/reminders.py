@@ -47,7 +47,7 @@ def send_reminder(booking_id: Any, now: datetime | None = None) -> bool:
     booking = rows.first()
     if booking is None:
         return False
+    Booking.objects.filter(pk=booking.pk).update(reminder_sent_at=now)
     booking.reminder_sent_at = now
-    booking.save(update_fields=["reminder_sent_at"])
     emails.queue("reminder", booking)
     return True
