@@ -158,7 +158,8 @@ def run_clocks() -> float:
     CLOCKS.each(running.filter(clock_deadline__lte=now).order_by("clock_deadline"), services.time_out,
                 limit=BATCH, pending=running.filter(clock_deadline__isnull=False))
     COUNTDOWNS.each(running.filter(countdown_deadline__lte=now).order_by("countdown_deadline"),
-                    services.fire_countdown, limit=BATCH, pending=running.filter(countdown_deadline__isnull=False))
+                    services.fire_countdown, limit=BATCH,
+                    pending=running.filter(countdown_deadline__isnull=False))
     return _until_next()
 
 
@@ -172,8 +173,8 @@ def run_presence(force: bool = False) -> float:
     _last_presence = now
     services.prune_connections(STALE_SOCKET)  # one statement over every table: nothing to guard per row
     ABSENT.each(services.tables_with_absent_players().order_by("id"), services.replace_absent_at, limit=100)
-    STALE.each(services.stale_open_tables(STALE_OPEN_TABLE).order_by("updated_at"), services.abandon_open_table,
-               limit=100, pending=Table.objects.filter(status=Table.Status.OPEN))
+    STALE.each(services.stale_open_tables(STALE_OPEN_TABLE).order_by("updated_at"),
+               services.abandon_open_table, limit=100, pending=Table.objects.filter(status=Table.Status.OPEN))
     return PRESENCE_EVERY
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.models import Seat, Table
+from games.models import Table
 from games.services.broadcasts import _broadcast
 from games.services.clocks import _update_clocks
 from games.services.endings import _is_absent

@@ -167,8 +167,8 @@ class Bulkhead:
         else:
             log.warning("%s failed again (%d of %d): %s", where, record.failures, limit, error)
         if record.set_aside:
-            log.error("%s set aside after %d failures; it needs a host (admin: failed rows of background jobs)",
-                      where, record.failures)
+            log.error("%s set aside after %d failures; it needs a host "
+                      "(admin: failed rows of background jobs)", where, record.failures)
 
 
 def try_again(records: QuerySet) -> int:

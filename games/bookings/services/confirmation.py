@@ -164,7 +164,8 @@ def lapse_unverified(now: datetime | None = None, limit: int = 500) -> int:
 def lapsed_bookings(now: datetime | None = None):
     """Unverified bookings nobody confirmed in time."""
     now = now or timezone.now()
-    return Booking.objects.filter(status=Booking.Status.UNVERIFIED, confirm_by__lte=now).order_by("confirm_by", "id")
+    return Booking.objects.filter(status=Booking.Status.UNVERIFIED, confirm_by__lte=now).order_by(
+        "confirm_by", "id")
 
 
 def lapsed_proposals(now: datetime | None = None):

@@ -73,9 +73,9 @@ def sync_copies(now: datetime | None = None) -> int:
     on the shelf is taken, and only one still "in use" is put back: a copy a
     host lent or quarantined meanwhile keeps the status the host gave it."""
     now = now or timezone.now()
-    taken = sum(1 for pk in list(copies_to_take(now).values_list("pk", flat=True)[:50]) if take_copy(pk, now))
-    back = sum(1 for pk in list(copies_to_return(now).values_list("pk", flat=True)[:50]) if return_copy(pk, now))
-    return taken + back
+    to_take = list(copies_to_take(now).values_list("pk", flat=True)[:50])
+    to_return = list(copies_to_return(now).values_list("pk", flat=True)[:50])
+    return sum(take_copy(pk, now) for pk in to_take) + sum(return_copy(pk, now) for pk in to_return)
 
 
 def copies_to_take(now: datetime | None = None):
