@@ -77,3 +77,27 @@ def test_the_other_unconfirmed_bookings_lapse(soon):
     rounds("bookings.unverified", unverified[0])
     assert list(Booking.objects.filter(session=session).values_list("pk", flat=True)) == [unverified[0].pk]
     assert set_aside("bookings.unverified", unverified[0])
+
+
+def test_the_other_reserved_copies_leave_the_shelf(soon, alice):
+    from catalog import services as catalog
+    from catalog.models import Copy, Game
+    from games.bookings.models import CopyReservation
+
+    azul = Game.objects.create(title="Azul")
+    reservations = []
+    for shelf in ("B3", "B4"):
+        session = soon(games=[azul])
+        reservations.append(services.reserve_copy(session.pk, catalog.add_copy(azul, shelf).pk, alice))
+        # The session runs now.
+        Session.objects.filter(pk=session.pk).update(starts_at=timezone.now() - timedelta(hours=1),
+                                                     ends_at=timezone.now() + timedelta(hours=2))
+    stuck, other = reservations
+    with unwritable_row(CopyReservation, stuck.pk):
+        for _ in range(ROUNDS + 1):
+            jobs._last_run.clear()
+            worker.run_once(["bookings.copies"])
+    assert Copy.objects.get(pk=other.copy_id).status == Copy.Status.IN_USE
+    assert Copy.objects.get(pk=stuck.copy_id).status == Copy.Status.AVAILABLE  # rolled back with its step
+    record = JobFailure.objects.get(job="bookings.copies", model="bookings.copyreservation", row=str(stuck.pk))
+    assert record.set_aside and record.failures == ROUNDS
