@@ -245,15 +245,16 @@ def test_a_failed_row_waits_before_its_next_try_and_comes_after_the_others(setti
 
 
 def test_a_host_sends_a_set_aside_row_back_from_the_admin(client, log):
-    User = get_user_model()
-    admin_user = User.objects.create_superuser("root", "root@example.org", "pw-root-12345")
+    from ludo.accounts import create_staff_account
+
+    host = create_staff_account("hote-garde", "garde@example.org", "pw-garde-12345")  # a host, not a superuser
     past = timezone.now() - timedelta(hours=1)
     bad = timed_table(past)
     unloadable_json(Table, bad, "state")
     for _ in range(ROUNDS):
         worker.run_once(["tables.clocks"])
     record = failure("tables.clocks", bad)
-    client.force_login(admin_user)
+    client.force_login(host)
     listing = client.get("/admin/bulkheads/jobfailure/?set_aside__exact=1")
     assert listing.status_code == 200
     page = listing.content.decode()
