@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.files import File
@@ -225,18 +226,30 @@ def _delete(names: list[str]) -> None:
 # -- the job -------------------------------------------------------------------------------
 
 
+def waiting():
+    """Documents waiting for their text, the oldest first: pending ones, and
+    those left "running" longer than STALE_AFTER (a worker killed mid-way)."""
+    stale = timezone.now() - STALE_AFTER
+    qs = Document.objects.filter(status=Document.Status.PENDING) | Document.objects.filter(
+        status=Document.Status.RUNNING, claimed_at__lt=stale
+    )
+    return qs.order_by("created", "id")
+
+
 def claim_next() -> Document | None:
-    """Mark the oldest waiting document as running and return it (None: nothing to do).
+    """Mark the oldest waiting document as running and return it (None: nothing to do)."""
+    return claim()
+
+
+def claim(document_id: Any = None) -> Document | None:
+    """Mark a waiting document (this one, else the oldest) as running and return
+    it (None: it is not waiting, or another worker took it).
 
     Rows are locked with SKIP LOCKED where the database has it, so several workers
     never take the same document; on SQLite the write transaction does that.
     """
-    stale = timezone.now() - STALE_AFTER
     with transaction.atomic():
-        qs = Document.objects.filter(status=Document.Status.PENDING) | Document.objects.filter(
-            status=Document.Status.RUNNING, claimed_at__lt=stale
-        )
-        qs = qs.order_by("created", "id")
+        qs = waiting() if document_id is None else waiting().filter(pk=document_id)
         if connection.features.has_select_for_update_skip_locked:
             qs = qs.select_for_update(skip_locked=True)
         document = qs.first()
@@ -252,6 +265,15 @@ def claim_next() -> Document | None:
 def process_next() -> bool:
     """Claim and process one document; False when none was waiting."""
     document = claim_next()
+    if document is None:
+        return False
+    run(document)
+    return True
+
+
+def process(document_id: Any) -> bool:
+    """Claim and process this document if it is waiting (the worker's job, document by document)."""
+    document = claim(document_id)
     if document is None:
         return False
     run(document)
@@ -292,4 +314,5 @@ def sniff_content_type(data: bytes) -> str | None:
     return kind
 
 
-__all__ = ["DocumentFile", "ExtractionError", "claim_next", "extract_document", "process_next", "sniff_content_type"]
+__all__ = ["DocumentFile", "ExtractionError", "claim", "claim_next", "extract_document", "process", "process_next",
+           "sniff_content_type", "waiting"]

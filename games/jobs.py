@@ -5,6 +5,11 @@ rules' countdowns run out here. Each job reads deadlines from indexed columns,
 so a worker can be restarted at any moment and several can run side by side:
 every action goes through the table service, which locks the table and checks
 versions and deadlines again.
+
+Each table is handled in a guarded step of its own (ludo.bulkheads.guard): a
+table a job fails on (its state cannot be loaded, its end cannot be rated) is
+tried again later, after the others, and set aside for a host after a few
+failures; every other table still gets its bot moves, timeouts and countdowns.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from django.utils import timezone
 from games import engines, services
 from games.models import Table
 from games.protocol import TableError
+from ludo.bulkheads.guard import Bulkhead
 
 log = logging.getLogger(__name__)
 
@@ -34,13 +40,21 @@ IDLE = 1.0
 IDLE_WITHOUT_WAKEUPS = 0.25
 
 _last_presence = 0.0
+BOTS = Bulkhead("tables.bots")
+CLOCKS = Bulkhead("tables.clocks")
+COUNTDOWNS = Bulkhead("tables.countdowns")
+ABSENT = Bulkhead("tables.absent")
+STALE = Bulkhead("tables.stale")
 _woken = False  # the channel layer wakes this worker when a bot becomes due
 
 
 def _until_next() -> float:
     """Seconds until the next bot move, clock or countdown is due (at most IDLE)."""
     idle = IDLE if _woken else IDLE_WITHOUT_WAKEUPS
-    due = services.next_deadline()
+    # A table held back (set aside, or waiting before its next try) would
+    # otherwise make the lane spin on its deadline, long past.
+    held = {pk for guard in (BOTS, CLOCKS, COUNTDOWNS) for pk in guard.held(Table)}
+    due = services.next_deadline(exclude=held)
     if due is None:
         return idle
     return max(0.0, min(idle, (due - timezone.now()).total_seconds()))
@@ -132,23 +146,20 @@ def listen_for_wakeups() -> None:
 
 def run_bots() -> float:
     listen_for_wakeups()
-    due = list(
-        Table.objects.filter(status=Table.Status.RUNNING, bot_due__lte=timezone.now())
-        .order_by("bot_due")
-        .values_list("id", flat=True)[:BATCH]
-    )
-    for table_id in due:
-        play_bot_turn(table_id)
+    due = Table.objects.filter(status=Table.Status.RUNNING, bot_due__lte=timezone.now()).order_by("bot_due")
+    pending = Table.objects.filter(status=Table.Status.RUNNING, bot_due__isnull=False)
+    BOTS.each(due, play_bot_turn, limit=BATCH, pending=pending)
     return _until_next()
 
 
 def run_clocks() -> float:
     now = timezone.now()
     running = Table.objects.filter(status=Table.Status.RUNNING)
-    for table_id in running.filter(clock_deadline__lte=now).values_list("id", flat=True)[:BATCH]:
-        services.time_out(table_id)
-    for table_id in running.filter(countdown_deadline__lte=now).values_list("id", flat=True)[:BATCH]:
-        services.fire_countdown(table_id)
+    CLOCKS.each(running.filter(clock_deadline__lte=now).order_by("clock_deadline"), services.time_out,
+                limit=BATCH, pending=running.filter(clock_deadline__isnull=False))
+    COUNTDOWNS.each(running.filter(countdown_deadline__lte=now).order_by("countdown_deadline"),
+                    services.fire_countdown, limit=BATCH,
+                    pending=running.filter(countdown_deadline__isnull=False))
     return _until_next()
 
 
@@ -160,9 +171,10 @@ def run_presence(force: bool = False) -> float:
     if not force and now - _last_presence < PRESENCE_EVERY:
         return PRESENCE_EVERY - (now - _last_presence)
     _last_presence = now
-    services.prune_connections(STALE_SOCKET)
-    services.replace_absent()
-    services.abandon_stale_open_tables(STALE_OPEN_TABLE)
+    services.prune_connections(STALE_SOCKET)  # one statement over every table: nothing to guard per row
+    ABSENT.each(services.tables_with_absent_players().order_by("id"), services.replace_absent_at, limit=100)
+    STALE.each(services.stale_open_tables(STALE_OPEN_TABLE).order_by("updated_at"),
+               services.abandon_open_table, limit=100, pending=Table.objects.filter(status=Table.Status.OPEN))
     return PRESENCE_EVERY
 
 

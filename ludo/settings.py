@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "catalog.playlog",
     "games.living",
     "ludo.tokens",
+    "ludo.bulkheads",
 ]
 
 MIDDLEWARE = [
@@ -335,6 +336,12 @@ LUDO_MAX_OPEN_TABLES = env_int("LUDO_MAX_OPEN_TABLES", 3, minimum=1, maximum=100
 # games together at one game in 24 hours, the next ones are not rated.
 LUDO_RATED_IDLE_SECONDS = env_int("LUDO_RATED_IDLE_SECONDS", 600, minimum=10, maximum=30 * 86400)
 LUDO_RATED_GAMES_PER_PAIR = env_int("LUDO_RATED_GAMES_PER_PAIR", 3, minimum=1, maximum=1000)
+
+# -- the worker's bulkheads (ludo/bulkheads/guard.py) ------------------------------------------
+# A row a worker job fails on (a table, an email, a scan) is tried again after a
+# pause (doubled after each failure), and set aside for a host after this many failures.
+LUDO_WORKER_ROW_FAILURES = env_int("LUDO_WORKER_ROW_FAILURES", 3, minimum=1, maximum=100)
+LUDO_WORKER_ROW_RETRY_SECONDS = env_int("LUDO_WORKER_ROW_RETRY_SECONDS", 10, minimum=0, maximum=3600)
 
 # -- rate limits (ludo/limits.py) ------------------------------------------------------------
 

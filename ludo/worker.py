@@ -17,6 +17,13 @@ a lane: ``play`` (bots, clocks, countdowns, presence: people wait for these),
 mail server never delays a bot's move; a lane whose job raises logs it and goes
 on, a lane whose job hangs holds up only itself.
 
+Inside a job, each row (a table, a booking, an email, a document) is handled
+in a guarded step of its own (``ludo.bulkheads.guard.Bulkhead``): a row the job
+fails on is logged once per failure, tried again later and after the others,
+and set aside for a host after a few failures, while every other row goes on.
+A job that fails as a whole (the database away) is logged with its traceback
+the first time, then one line per round while it keeps failing the same way.
+
     manage.py worker            # run forever (make run starts one)
     manage.py worker --once     # run every job once and exit (tests, cron)
 """
@@ -48,6 +55,7 @@ class Registered:
 
 
 _jobs: dict[str, Registered] = {}
+_last_error: dict[str, str] = {}  # job -> how it failed last round (to log a traceback once)
 
 
 def register(name: str, job: Job, *, lane: str = DEFAULT_LANE) -> Job:
@@ -79,13 +87,24 @@ def run_once(names: list[str] | None = None, lane: str | None = None) -> float:
         close_old_connections()
         try:
             asked = entry.job()
-        except Exception:
-            log.exception("worker job %s failed", name)
+        except Exception as exc:
+            _log_failure(name, exc)
             asked = None
+        else:
+            _last_error.pop(name, None)
         if asked is not None:
             wait = min(wait, max(MIN_SLEEP, asked))
     close_old_connections()
     return wait
+
+
+def _log_failure(name: str, exc: Exception) -> None:
+    error = f"{type(exc).__name__}: {exc}"
+    if _last_error.get(name) == error:
+        log.error("worker job %s failed again: %s", name, error)
+    else:
+        log.error("worker job %s failed: %s", name, error, exc_info=exc)
+    _last_error[name] = error
 
 
 _wakeups = {lane: threading.Event() for lane in LANES}

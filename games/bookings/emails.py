@@ -169,24 +169,45 @@ def message_for(row: outbox.OutgoingEmail) -> EmailMessage | None:
 
 
 def deliver_due(now: datetime | None = None, limit: int = 20) -> int:
-    """Send the outbox's due rows (the worker's job); returns how many were sent.
-    A row that fails keeps its error and is tried again later."""
+    """Send the outbox's due rows; returns how many were sent. A row that
+    fails keeps its error and is tried again later."""
     sent = 0
     for row in outbox.claim(now, limit):
         try:
-            message = message_for(row)
-            if message is None:
-                outbox.mark_skipped(row, "nothing to send any more")
-                continue
-            # To the address as it was when the action called for the email: a booking
-            # anonymised since (its account deleted) still tells its guest it was cancelled.
-            message.to = [row.to]
-            message.send()
-        except Exception as exc:
-            log.warning("could not send outbox email %s (%s), attempt %s", row.pk, row.kind, row.attempts,
-                        exc_info=True)
-            outbox.mark_failed(row, f"{type(exc).__name__}: {exc}")
-        else:
-            outbox.mark_sent(row)
-            sent += 1
+            sent += deliver(row)
+        except Exception:
+            log.warning("could not build outbox email %s (%s)", row.pk, row.kind, exc_info=True)
     return sent
+
+
+def deliver_one(pk: Any, now: datetime | None = None) -> bool:
+    """Claim one outbox row and send it (the worker's job, row by row)."""
+    row = outbox.claim_one(pk, now)
+    return False if row is None else deliver(row)
+
+
+def deliver(row: outbox.OutgoingEmail) -> bool:
+    """Send a claimed row; True if it was sent. A mail server that fails is
+    the outbox's business (the row is tried again later, its error kept); an
+    email that cannot be built is kept the same way and raises as well, for
+    the worker to set the row aside after a few tries (ludo.bulkheads)."""
+    try:
+        message = message_for(row)
+    except Exception as exc:
+        outbox.mark_failed(row, f"{type(exc).__name__}: {exc}")
+        raise
+    if message is None:
+        outbox.mark_skipped(row, "nothing to send any more")
+        return False
+    # To the address as it was when the action called for the email: a booking
+    # anonymised since (its account deleted) still tells its guest it was cancelled.
+    message.to = [row.to]
+    try:
+        message.send()
+    except Exception as exc:
+        log.warning("could not send outbox email %s (%s), attempt %s", row.pk, row.kind, row.attempts,
+                    exc_info=True)
+        outbox.mark_failed(row, f"{type(exc).__name__}: {exc}")
+        return False
+    outbox.mark_sent(row)
+    return True

@@ -99,20 +99,34 @@ def enqueue(kind: str, to: str, *, language: str = "fr", booking: Any = None, pr
     return row
 
 
-def claim(now: datetime | None = None, limit: int = 20) -> list[OutgoingEmail]:
-    """Take due rows for sending: each one's next attempt moves a lease
-    ahead, in one short transaction per row, so no other worker takes it."""
+def due(now: datetime | None = None):
+    """Rows whose (next) attempt has come, the oldest first."""
     now = now or timezone.now()
-    due = list(OutgoingEmail.objects.filter(status=OutgoingEmail.Status.QUEUED, next_attempt_at__lte=now)
-               .order_by("next_attempt_at", "id").values_list("id", "attempts")[:limit])
-    claimed = []
-    for pk, attempts in due:
-        taken = OutgoingEmail.objects.filter(
-            pk=pk, status=OutgoingEmail.Status.QUEUED, attempts=attempts, next_attempt_at__lte=now,
-        ).update(attempts=attempts + 1, next_attempt_at=now + LEASE)
-        if taken:
-            claimed.append(OutgoingEmail.objects.select_related("booking", "proposal").get(pk=pk))
-    return claimed
+    return (OutgoingEmail.objects.filter(status=OutgoingEmail.Status.QUEUED, next_attempt_at__lte=now)
+            .order_by("next_attempt_at", "id"))
+
+
+def claim(now: datetime | None = None, limit: int = 20) -> list[OutgoingEmail]:
+    """Take due rows for sending (see ``claim_one``)."""
+    now = now or timezone.now()
+    rows = (claim_one(pk, now) for pk in list(due(now).values_list("id", flat=True)[:limit]))
+    return [row for row in rows if row is not None]
+
+
+def claim_one(pk: Any, now: datetime | None = None) -> OutgoingEmail | None:
+    """Take one due row for sending: its next attempt moves a lease ahead,
+    in one short statement, so no other worker takes it (None: not due, or
+    taken meanwhile)."""
+    now = now or timezone.now()
+    attempts = due(now).filter(pk=pk).values_list("attempts", flat=True).first()
+    if attempts is None:
+        return None
+    taken = OutgoingEmail.objects.filter(
+        pk=pk, status=OutgoingEmail.Status.QUEUED, attempts=attempts, next_attempt_at__lte=now,
+    ).update(attempts=attempts + 1, next_attempt_at=now + LEASE)
+    if not taken:
+        return None
+    return OutgoingEmail.objects.select_related("booking", "proposal").get(pk=pk)
 
 
 def retry_pause(attempts: int) -> timedelta:
@@ -141,10 +155,14 @@ def mark_failed(row: OutgoingEmail, error: str, now: datetime | None = None) -> 
     row.save(update_fields=["status", "last_error", "next_attempt_at"])
 
 
-def seconds_until_due(now: datetime | None = None, at_most: float = 30.0) -> float:
+def seconds_until_due(now: datetime | None = None, at_most: float = 30.0, exclude: Any = ()) -> float:
+    """Seconds until the next row is due, leaving out the rows in ``exclude``
+    (those the worker's bulkhead holds back)."""
     now = now or timezone.now()
-    upcoming = (OutgoingEmail.objects.filter(status=OutgoingEmail.Status.QUEUED)
-                .order_by("next_attempt_at").values_list("next_attempt_at", flat=True).first())
+    queued = OutgoingEmail.objects.filter(status=OutgoingEmail.Status.QUEUED)
+    if exclude:
+        queued = queued.exclude(pk__in=exclude)
+    upcoming = queued.order_by("next_attempt_at").values_list("next_attempt_at", flat=True).first()
     if upcoming is None:
         return at_most
     return max(0.0, min(at_most, (upcoming - now).total_seconds()))

@@ -11,22 +11,25 @@ from typing import Any
 from django.utils import timezone
 
 from games.models import Table
+from ludo.bulkheads.guard import Bulkhead
 
 BATCH = 20
 SWEEP_EVERY = 2.0  # seconds between two sweeps (a game to rate here is rare: most are rated at their end)
 _last_sweep = 0.0
+SWEEP = Bulkhead("ratings.sweep")
+
+
+def pending():
+    """Finished rated tables without a rating verdict, oldest first."""
+    from games.ratings.models import RatedGame
+
+    return (Table.objects.filter(status=Table.Status.FINISHED, rated=True)
+            .exclude(pk__in=RatedGame.objects.values("table_id")).order_by("finished_at", "id"))
 
 
 def rate_pending() -> int:
     """Rate up to BATCH finished rated tables without a rating verdict; returns how many were rated."""
-    from games.ratings.models import RatedGame
-
-    ids = list(
-        Table.objects.filter(status=Table.Status.FINISHED, rated=True)
-        .exclude(pk__in=RatedGame.objects.values("table_id"))
-        .order_by("finished_at").values_list("pk", flat=True)[:BATCH]
-    )
-    return sum(1 for pk in ids if rate_later(pk))
+    return SWEEP.each(pending(), rate_later, limit=BATCH)
 
 
 def rate_later(table_id: Any) -> bool:

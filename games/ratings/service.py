@@ -101,6 +101,18 @@ def rate_table(table: Table, seats: list[Seat], now: datetime) -> list[dict[str,
     return summary
 
 
+def rating_pending(table: Table) -> bool:
+    """A finished rated table nobody has rated yet (left to the worker's sweep)."""
+    return (table.rated and table.status == Table.Status.FINISHED
+            and not RatedGame.objects.filter(table_id=table.pk).exists())
+
+
+def leave_unrated(table: Table, reason: str) -> None:
+    """Close a finished table's rating without rating it (a host ended a game
+    the worker could not rate): the sweep no longer looks at it."""
+    RatedGame.objects.get_or_create(table_id=table.pk, defaults={"counted": False, "reason": reason})
+
+
 def _participants(table: Table, seats: list[Seat]) -> list[Participant]:
     rules = engines.get(table.game)
     outcome = Outcome.from_dict(table.outcome)

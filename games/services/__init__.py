@@ -69,19 +69,30 @@ from games.services.seating import (
 from games.services.snapshots import FROZEN_MAX, RESYNC_EVENTS, cached_snapshot, forget_table, snapshot
 from games.services.staff import staff_end, staff_hide_chat, staff_remove
 from games.services.tables import open_table, rules_for
-from games.services.timers import abandon_stale_open_tables, fire_countdown, replace_absent, time_out
+from games.services.timers import (
+    abandon_open_table,
+    abandon_stale_open_tables,
+    fire_countdown,
+    replace_absent,
+    replace_absent_at,
+    stale_open_tables,
+    tables_with_absent_players,
+    time_out,
+)
 from games.services.who import SYSTEM, Who
 
 __all__ = [
     "BOT_LEVELS", "CHAT_BACKLOG", "DEFAULT_BOT_LEVEL", "FROZEN_MAX", "LOBBY_GROUP", "MAX_CLOCK_SECONDS",
     "MOVE_KINDS", "RESYNC_EVENTS", "SYSTEM", "WORKER_GROUP", "BotTurn", "TableError", "Who",
-    "abandon_stale_open_tables", "abort", "add_bots", "async_moves", "bot_move", "bot_think_seconds",
+    "abandon_open_table", "abandon_stale_open_tables", "abort", "add_bots", "async_moves", "bot_move",
+    "bot_think_seconds",
     "broadcast_loop", "cached_snapshot", "chat_backlog", "chat_group", "claim_bot_turn", "clean_chat",
     "close_move_connections", "connect", "create_table", "current_version", "disconnect", "draw", "export",
     "fire_countdown", "forget_table", "join_table", "kick_absent", "leave_table", "legal_moves_for_bot",
     "lobby_entry", "lobby_entry_unchecked", "lobby_stamp", "lobby_tables", "next_deadline", "open_table",
     "parse_clock", "play_move", "play_move_async", "post_chat", "presence", "prune_connections", "quick_game",
-    "release_bot_turn", "rematch", "remove_bot", "replace_absent", "replay", "resign", "rules_for", "seat_now", "seat_public",
-    "snapshot", "staff_end", "staff_hide_chat", "staff_remove", "start_table", "tables_for_staff", "time_out",
+    "release_bot_turn", "rematch", "remove_bot", "replace_absent", "replace_absent_at", "replay", "resign",
+    "rules_for", "seat_now", "seat_public", "snapshot", "staff_end", "staff_hide_chat", "staff_remove",
+    "stale_open_tables", "start_table", "tables_for_staff", "tables_with_absent_players", "time_out",
     "touch_many",
 ]

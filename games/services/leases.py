@@ -4,6 +4,7 @@ worker should look next."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -77,9 +78,13 @@ def release_bot_turn(table_id: Any) -> None:
     Table.objects.filter(pk=table_id, status=Table.Status.RUNNING).update(bot_due=timezone.now())
 
 
-def next_deadline() -> datetime | None:
-    """The earliest moment any table needs the worker (bots, clocks, countdowns)."""
-    found = Table.objects.filter(status=Table.Status.RUNNING).aggregate(
+def next_deadline(exclude: Collection[Any] = ()) -> datetime | None:
+    """The earliest moment any table needs the worker (bots, clocks, countdowns),
+    leaving out the tables in ``exclude`` (those the worker's bulkheads hold back)."""
+    running = Table.objects.filter(status=Table.Status.RUNNING)
+    if exclude:
+        running = running.exclude(pk__in=exclude)
+    found = running.aggregate(
         bot=Min("bot_due"), clock=Min("clock_deadline"), countdown=Min("countdown_deadline")
     )
     moments = [m for m in found.values() if m is not None]

@@ -26,11 +26,23 @@ def _moderation(table: Table | None, who: Who, kind: str, **detail: Any) -> None
 
 @_transaction
 def staff_end(table_id: Any, who: Who, reason: str = "") -> None:
-    """A host ends an abandoned table (no result)."""
+    """A host ends an abandoned table (no result). A finished rated game the
+    worker could not rate (games.ratings.jobs) is ended too: left unrated, so
+    the sweep stops trying it."""
     _staff(who)
     table = _lock(table_id)
     if table.is_over:
-        raise TableError("game_over")
+        from games.ratings import service as ratings
+
+        if not ratings.rating_pending(table):
+            raise TableError("game_over")
+        seats = _seats(table)
+        ratings.leave_unrated(table, "ended_by_host")
+        _record(table, "staff_end", None, payload={"by": who.name, "unrated": True})
+        _save(table, seats)
+        _moderation(table, who, "end", reason=reason[:200])
+        _broadcast(table, "staff_end", seats, lobby=False)
+        return
     seats = _seats(table)
     _record(table, "staff_end", None, payload={"by": who.name})
     _finish(table, seats, None, timezone.now(), status=Table.Status.ABORTED)

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.models import Seat, Table
+from games.models import Table
 from games.services.broadcasts import _broadcast
 from games.services.clocks import _update_clocks, idle_seconds
 from games.services.endings import _active_seats, _is_absent
@@ -108,46 +108,68 @@ def fire_countdown(table_id: Any, now: datetime | None = None) -> bool:
     return True
 
 
-@_transaction
 def replace_absent(now: datetime | None = None) -> int:
     """Hand the seats of players away longer than their table's grace period to
     bots, at tables that asked for it. Returns how many seats changed."""
     now = now or timezone.now()
-    candidates = (
-        Seat.objects.filter(table__status=Table.Status.RUNNING, absent_since__isnull=False, bot_level="")
-        .exclude(table__absent_bot="")
-        .values_list("table_id", flat=True)
+    ids = list(tables_with_absent_players().values_list("id", flat=True))
+    return sum(replace_absent_at(table_id, now) for table_id in ids)
+
+
+def tables_with_absent_players():
+    """The running tables where a person is away and a bot may take their seat."""
+    return (
+        Table.objects.filter(status=Table.Status.RUNNING, seats__absent_since__isnull=False,
+                             seats__bot_level="")
+        .exclude(absent_bot="")
         .distinct()
     )
-    changed = 0
-    for table_id in list(candidates):
-        table = _lock(table_id)
-        if table.status != Table.Status.RUNNING:
-            continue
-        seats = _seats(table)
-        for seat in seats:
-            if seat.is_human and _is_absent(table, seat, now):
-                _record(table, "replace", seat.index, payload={"bot": table.absent_bot})
-                _hand_to_bot(table, seats, seat, table.absent_bot, now)
-                changed += 1
-        _save(table, seats)
-        _broadcast(table, "replace", seats)
-    return changed
 
 
 @_transaction
+def replace_absent_at(table_id: Any, now: datetime | None = None) -> int:
+    """``replace_absent`` at one table (each table in a transaction of its own)."""
+    now = now or timezone.now()
+    table = _lock(table_id)
+    if table.status != Table.Status.RUNNING:
+        return 0
+    seats = _seats(table)
+    changed = 0
+    for seat in seats:
+        if seat.is_human and _is_absent(table, seat, now):
+            _record(table, "replace", seat.index, payload={"bot": table.absent_bot})
+            _hand_to_bot(table, seats, seat, table.absent_bot, now)
+            changed += 1
+    _save(table, seats)
+    _broadcast(table, "replace", seats)
+    return changed
+
+
+def stale_open_tables(older_than: timedelta, now: datetime | None = None):
+    """Open tables nobody touched for ``older_than``."""
+    now = now or timezone.now()
+    return Table.objects.filter(status=Table.Status.OPEN, updated_at__lt=now - older_than)
+
+
 def abandon_stale_open_tables(older_than: timedelta, now: datetime | None = None) -> int:
     """Abort open tables nobody touched for a long time."""
     now = now or timezone.now()
-    ids = list(Table.objects.filter(status=Table.Status.OPEN, updated_at__lt=now - older_than)
-               .values_list("id", flat=True)[:100])
+    ids = list(stale_open_tables(older_than, now).values_list("id", flat=True)[:100])
     for table_id in ids:
-        table = _lock(table_id)
-        if table.status != Table.Status.OPEN:
-            continue
-        seats = _seats(table)
-        _record(table, "abort", None, payload={"reason": "stale"})
-        _finish(table, seats, None, now, status=Table.Status.ABORTED)
-        _save(table, seats)
-        _broadcast(table, "abort", seats)
+        abandon_open_table(table_id, now)
     return len(ids)
+
+
+@_transaction
+def abandon_open_table(table_id: Any, now: datetime | None = None) -> bool:
+    """Abort one open table (nobody touched it for long): each in a transaction of its own."""
+    now = now or timezone.now()
+    table = _lock(table_id)
+    if table.status != Table.Status.OPEN:
+        return False
+    seats = _seats(table)
+    _record(table, "abort", None, payload={"reason": "stale"})
+    _finish(table, seats, None, now, status=Table.Status.ABORTED)
+    _save(table, seats)
+    _broadcast(table, "abort", seats)
+    return True

@@ -152,20 +152,39 @@ def confirm_proposal(proposal_id: Any, now: datetime | None = None) -> Proposal:
 
 
 def lapse_unverified(now: datetime | None = None, limit: int = 500) -> int:
-    """Delete the unverified bookings and proposals whose deadline passed
-    (the worker calls this). They held nothing, so nothing else moves."""
+    """Delete the unverified bookings and proposals whose deadline passed.
+    They held nothing, so nothing else moves."""
     now = now or timezone.now()
-    gone = 0
-    with transaction.atomic():
-        ids = list(Booking.objects.filter(status=Booking.Status.UNVERIFIED, confirm_by__lte=now)
-                   .values_list("id", flat=True)[:limit])
-        gone += Booking.objects.filter(pk__in=ids, status=Booking.Status.UNVERIFIED, confirm_by__lte=now).delete()[0]
-    with transaction.atomic():
-        ids = list(Proposal.objects.filter(status=Proposal.Status.UNVERIFIED, confirm_by__lte=now)
-                   .values_list("id", flat=True)[:limit])
-        gone += Proposal.objects.filter(pk__in=ids, status=Proposal.Status.UNVERIFIED,
-                                        confirm_by__lte=now).delete()[0]
-    return gone
+    bookings = list(lapsed_bookings(now).values_list("id", flat=True)[:limit])
+    proposals = list(lapsed_proposals(now).values_list("id", flat=True)[:limit])
+    return (sum(lapse_booking(pk, now) for pk in bookings)
+            + sum(lapse_proposal(pk, now) for pk in proposals))
+
+
+def lapsed_bookings(now: datetime | None = None):
+    """Unverified bookings nobody confirmed in time."""
+    now = now or timezone.now()
+    return Booking.objects.filter(status=Booking.Status.UNVERIFIED, confirm_by__lte=now).order_by(
+        "confirm_by", "id")
+
+
+def lapsed_proposals(now: datetime | None = None):
+    """Unverified proposals nobody confirmed in time."""
+    now = now or timezone.now()
+    return Proposal.objects.filter(status=Proposal.Status.UNVERIFIED, confirm_by__lte=now).order_by(
+        "confirm_by", "id")
+
+
+@transaction.atomic
+def lapse_booking(booking_id: Any, now: datetime | None = None) -> int:
+    """Delete one lapsed unverified booking (0 if confirmed meanwhile)."""
+    return int(lapsed_bookings(now).filter(pk=booking_id).delete()[1].get(Booking._meta.label, 0) > 0)
+
+
+@transaction.atomic
+def lapse_proposal(proposal_id: Any, now: datetime | None = None) -> int:
+    """Delete one lapsed unverified proposal (0 if confirmed meanwhile)."""
+    return int(lapsed_proposals(now).filter(pk=proposal_id).delete()[1].get(Proposal._meta.label, 0) > 0)
 
 
 @transaction.atomic

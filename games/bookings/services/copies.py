@@ -67,29 +67,56 @@ def _put_back(reservation: CopyReservation, now: datetime) -> None:
     reservation.save(update_fields=["returned_at"])
 
 
-@transaction.atomic
 def sync_copies(now: datetime | None = None) -> int:
     """Copies reserved for a session that is running leave the shelf ("in
     use"); once it is over (or cancelled) they go back. Only a copy that was
     on the shelf is taken, and only one still "in use" is put back: a copy a
     host lent or quarantined meanwhile keeps the status the host gave it."""
     now = now or timezone.now()
-    moved = 0
-    running = CopyReservation.objects.filter(
+    to_take = list(copies_to_take(now).values_list("pk", flat=True)[:50])
+    to_return = list(copies_to_return(now).values_list("pk", flat=True)[:50])
+    return sum(take_copy(pk, now) for pk in to_take) + sum(return_copy(pk, now) for pk in to_return)
+
+
+def copies_to_take(now: datetime | None = None):
+    """Reservations of sessions running now whose copy is still on the shelf."""
+    now = now or timezone.now()
+    return CopyReservation.objects.filter(
         taken_at__isnull=True, session__status=Session.Status.SCHEDULED,
         session__starts_at__lte=now, session__ends_at__gt=now,
-    )
-    for reservation in running.select_related("copy")[:50]:
-        copy = Copy.objects.select_for_update().get(pk=reservation.copy_id)
-        if copy.status == Copy.Status.AVAILABLE:
-            catalog.set_copy_status(copy, Copy.Status.IN_USE)
-            reservation.taken_at = now
-            reservation.save(update_fields=["taken_at"])
-            moved += 1
-    finished = CopyReservation.objects.filter(taken_at__isnull=False, returned_at__isnull=True).filter(
+    ).order_by("id")
+
+
+def copies_to_return(now: datetime | None = None):
+    """Reservations whose copy left the shelf for a session now over (or cancelled)."""
+    now = now or timezone.now()
+    return CopyReservation.objects.filter(taken_at__isnull=False, returned_at__isnull=True).filter(
         Q(session__ends_at__lte=now) | Q(session__status=Session.Status.CANCELLED)
-    )
-    for reservation in finished[:50]:
-        _put_back(reservation, now)
-        moved += 1
-    return moved
+    ).order_by("id")
+
+
+@transaction.atomic
+def take_copy(reservation_id: Any, now: datetime | None = None) -> bool:
+    """Take one reserved copy off the shelf if its session runs now and it is on the shelf."""
+    now = now or timezone.now()
+    reservation = copies_to_take(now).select_for_update(of=("self",)).filter(pk=reservation_id).first()
+    if reservation is None:
+        return False
+    copy = Copy.objects.select_for_update().get(pk=reservation.copy_id)
+    if copy.status != Copy.Status.AVAILABLE:
+        return False
+    catalog.set_copy_status(copy, Copy.Status.IN_USE)
+    reservation.taken_at = now
+    reservation.save(update_fields=["taken_at"])
+    return True
+
+
+@transaction.atomic
+def return_copy(reservation_id: Any, now: datetime | None = None) -> bool:
+    """Put one copy back once its session is over (or cancelled)."""
+    now = now or timezone.now()
+    reservation = copies_to_return(now).select_for_update(of=("self",)).filter(pk=reservation_id).first()
+    if reservation is None:
+        return False
+    _put_back(reservation, now)
+    return True

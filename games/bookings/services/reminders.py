@@ -4,6 +4,7 @@ once (rows claimed with SKIP LOCKED where the database has it)."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import F
@@ -26,18 +27,27 @@ def due_reminders(now: datetime | None = None):
     )
 
 
-@transaction.atomic
 def send_due_reminders(now: datetime | None = None, limit: int = 100) -> int:
-    """Mark due reminders sent and put them in the outbox, in one
-    transaction (the worker sends them). Rows are claimed
-    with SKIP LOCKED where the database has it, so two workers never send
-    the same reminder."""
+    """Send every due reminder (see ``send_reminder``); returns how many."""
     now = now or timezone.now()
-    rows = due_reminders(now).order_by("session__starts_at", "id")
+    ids = list(due_reminders(now).order_by("session__starts_at", "id").values_list("id", flat=True)[:limit])
+    return sum(1 for pk in ids if send_reminder(pk, now))
+
+
+@transaction.atomic
+def send_reminder(booking_id: Any, now: datetime | None = None) -> bool:
+    """Mark one due reminder sent and put it in the outbox, in one
+    transaction (the worker sends it). The row is claimed with SKIP LOCKED
+    where the database has it, so two workers never send the same reminder;
+    False when it is not due (any more) or another worker holds it."""
+    now = now or timezone.now()
+    rows = due_reminders(now).filter(pk=booking_id)
     if connection.features.has_select_for_update_skip_locked:
         rows = rows.select_for_update(skip_locked=True, of=("self",))
-    ids = list(rows.values_list("id", flat=True)[:limit])
-    Booking.objects.filter(pk__in=ids, reminder_sent_at__isnull=True).update(reminder_sent_at=now)
-    for booking in Booking.objects.filter(pk__in=ids):
-        emails.queue("reminder", booking)
-    return len(ids)
+    booking = rows.first()
+    if booking is None:
+        return False
+    Booking.objects.filter(pk=booking.pk).update(reminder_sent_at=now)
+    booking.reminder_sent_at = now
+    emails.queue("reminder", booking)
+    return True

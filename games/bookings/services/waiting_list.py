@@ -57,9 +57,15 @@ def expire_offer(booking_id: Any, now: datetime | None = None) -> bool:
     return True
 
 
-def expire_offers(now: datetime | None = None, limit: int = 50) -> int:
-    """Expire every offer that is due (the worker calls this)."""
+def due_offers(now: datetime | None = None):
+    """Seat offers whose time ran out, the oldest first."""
     now = now or timezone.now()
-    due = list(Booking.objects.filter(status=Booking.Status.OFFERED, offer_expires_at__lte=now)
-               .order_by("offer_expires_at").values_list("id", flat=True)[:limit])
+    return Booking.objects.filter(status=Booking.Status.OFFERED, offer_expires_at__lte=now).order_by(
+        "offer_expires_at", "id")
+
+
+def expire_offers(now: datetime | None = None, limit: int = 50) -> int:
+    """Expire every offer that is due."""
+    now = now or timezone.now()
+    due = list(due_offers(now).values_list("id", flat=True)[:limit])
     return sum(1 for pk in due if expire_offer(pk, now))
