@@ -49,6 +49,9 @@ class Table(models.Model):
     # {"kind": "none"} | {"kind": "game", "base": s, "increment": s} | {"kind": "move", "seconds": s}
     clock = models.JSONField(_("time control"), default=dict, blank=True)
     private = models.BooleanField(_("private"), default=False)
+    # One device plays every person's seat (games.living): its creator holds them all,
+    # the one exception to "one person, one seat" (games.services.tables.check_one_seat).
+    pass_and_play = models.BooleanField(_("pass-and-play"), default=False, editable=False)
     invite_token = models.CharField(_("invite token"), max_length=40, default=new_invite_token, editable=False)
     # Whoever created the table hosts it (may start it, add bots): an account or a guest identity.
     created_by = models.ForeignKey(

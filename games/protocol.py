@@ -53,6 +53,8 @@ ERROR_MESSAGES: dict[str, Any] = {
     "not_seated": _("You do not have a seat at this table."),
     "not_your_seat": _("That seat is not yours."),
     "already_seated": _("You already have a seat at this table."),
+    "bad_name": _("A name needs 2 to 40 printable characters."),
+    "name_taken": _("This name belongs to an account or to the house: choose another one."),
     # creating and filling a table
     "unknown_game": _("This game cannot be played online."),
     "bad_options": _("These table options are not valid."),

@@ -15,8 +15,9 @@ class Room(models.Model):
     table = models.OneToOneField("games.Table", verbose_name=_("table"), on_delete=models.CASCADE,
                                  related_name="living_room")
     # Short letters from an alphabet without look-alikes (games.living.codes); the code
-    # works only while its table is open or in play.
-    code = models.CharField(_("join code"), max_length=12, unique=True)
+    # works only while its table is open or in play, and is freed (null) once it has
+    # ended, to be drawn again (games.living.services.free_ended_codes).
+    code = models.CharField(_("join code"), max_length=12, unique=True, null=True, blank=True)
     mode = models.CharField(_("mode"), max_length=8, choices=Mode.choices, default=Mode.SCREEN)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from catalog import qr
-from games import engines, pages, services
+from games import engines, pages, ratelimit, services
 from games.living import codes
 from games.living.models import Room
 from games.living.services import (
@@ -55,8 +55,14 @@ def new(request: HttpRequest) -> HttpResponse:
     }
     if request.method != "POST":
         return render(request, "living/new.html", context)
+    # A table like the lobby's: the same table-create budget, counted first (before any name check).
+    ensure_guest_name(request)
+    who = services.Who.from_request(request)
+    refusal = ratelimit.http_over(request, who, "table-create")
+    if refusal is not None:
+        return refusal
     try:
-        room = _create(request)
+        room = _create(request, who)
     except TableError as exc:
         messages.error(request, str(ERROR_MESSAGES[exc.code]))
         return render(request, "living/new.html", context, status=400)
@@ -65,7 +71,7 @@ def new(request: HttpRequest) -> HttpResponse:
     return redirect("living:screen", room.table_id)
 
 
-def _create(request: HttpRequest) -> Room:
+def _create(request: HttpRequest, who: services.Who) -> Room:
     try:
         rules = engines.get(request.POST.get("game", ""))
     except KeyError:
@@ -76,8 +82,6 @@ def _create(request: HttpRequest) -> Room:
         raise TableError("bad_seats") from None
     if not rules.min_players <= count <= rules.max_players:
         raise TableError("bad_seats")
-    ensure_guest_name(request)
-    who = services.Who.from_request(request)
     kinds = [request.POST.get(f"seat-{i}", "person") for i in range(count)]
     if any(kind != "person" and kind not in LEVELS for kind in kinds):
         raise TableError("bad_level")
@@ -100,16 +104,17 @@ def screen(request: HttpRequest, table_id: int) -> HttpResponse:
     room = room_of(table)
     if room is None or room.mode != Room.Mode.SCREEN:
         raise Http404
-    join_url = request.build_absolute_uri(reverse("living:code", args=[room.code]))
+    # An ended table's code has been freed: nothing to join any more.
+    join_url = request.build_absolute_uri(reverse("living:code", args=[room.code])) if room.code else ""
     return render(request, "games/table.html", {
         "screen": True,
         "table": table,
         "game": pages._game_of(table),
         "room": room,
-        "code": room.code,
+        "code": room.code or "",
         "join_url": join_url,
         "join_short": request.build_absolute_uri(reverse("living:join")),
-        "qr": qr.data_uri(join_url),
+        "qr": qr.data_uri(join_url) if join_url else "",
         "can_sit": False,
         "levels": [(key, _(label)) for key, label in pages.LEVELS],
         "board_css": pages.board_stylesheets(table.game),

@@ -17,7 +17,7 @@ from games.services.moves import _running_seat
 from games.services.play import _finish, _hand_to_bot, _loss, _replacement_level
 from games.services.seating import _start
 from games.services.store import _lock, _record, _save, _seats, _transaction
-from games.services.tables import _is_host, _seat_of
+from games.services.tables import _is_host, _seat_of, check_seating
 from games.services.who import Who
 
 
@@ -126,7 +126,8 @@ def rematch(table_id: Any, who: Who) -> int | None:
         raise TableError("unconfirmed_account")
     new = Table.objects.create(
         game=table.game, options=table.options, seat_count=table.seat_count, rated=table.rated,
-        private=table.private, clock=table.clock, created_by_id=table.created_by_id,
+        private=table.private, pass_and_play=table.pass_and_play, clock=table.clock,
+        created_by_id=table.created_by_id,
         creator_key=table.creator_key, creator_name=table.creator_name, absent_bot=table.absent_bot,
         absent_grace=table.absent_grace,
     )
@@ -138,6 +139,7 @@ def rematch(table_id: Any, who: Who) -> int | None:
             name=old.name, bot_level=old.bot_level,
         ))
     new_seats.sort(key=lambda s: s.index)
+    check_seating(new, new_seats)  # one person, one seat (a table seated before the rule)
     Seat.objects.bulk_create(new_seats)
     _record(new, "create", None, payload={"rematch_of": table.pk})
     _start(new, new_seats, timezone.now())

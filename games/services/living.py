@@ -15,6 +15,7 @@ from typing import Any
 
 from games.protocol import TableError
 from games.services.store import _get, _seats
+from games.services.tables import seats_of_person
 from games.services.who import Who
 
 WATCH = -1  # ``as`` value: none of my seats, the spectator's view
@@ -24,7 +25,8 @@ WATCH = -1  # ``as`` value: none of my seats, the spectator's view
 class AsSeat(Who):
     """``who`` acting and seeing as one of the seats they hold (``as_seat``), or
     as nobody (``WATCH``). ``games.services.tables._seat_of`` honours it, so
-    every check, view and move of the socket follows that one seat."""
+    every check, view and move of the socket follows that one seat; taking a
+    seat does not (``games.services.tables.check_one_seat`` asks ``person``)."""
 
     as_seat: int = WATCH
 
@@ -40,7 +42,7 @@ class AsSeat(Who):
 
 def held_seats(seats: Any, who: Who) -> list[int]:
     """The indices of the seats ``who`` holds in person (bots excluded)."""
-    return [s.index for s in seats if not s.is_bot and who.holds(s)]
+    return [s.index for s in seats_of_person(seats, who)]
 
 
 def seats_held(table_id: Any, who: Who) -> int:

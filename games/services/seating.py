@@ -3,10 +3,13 @@ bots on empty seats, the start."""
 
 from __future__ import annotations
 
-from datetime import datetime
+import zlib
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
+from django.db.models import Q
 from django.utils import timezone
 
 from games import engines
@@ -19,7 +22,7 @@ from games.services.broadcasts import _broadcast
 from games.services.clocks import parse_clock
 from games.services.play import DEFAULT_BOT_LEVEL, _advance, _check_level, _finish
 from games.services.store import _lock, _record, _save, _seats, _transaction
-from games.services.tables import _can_watch, _is_host, _seat_of, rules_for
+from games.services.tables import _can_watch, _is_host, _seat_of, check_one_seat, rules_for, seat_person
 from games.services.who import Who
 
 
@@ -38,10 +41,13 @@ def create_table(
     absent_grace: int = 120,
     now: datetime | None = None,
     waiting: bool = True,
+    pass_and_play: bool = False,
 ) -> Table:
     """A new table, open for players; its creator hosts it and (by default) takes seat 0.
     A person may have LUDO_MAX_OPEN_TABLES tables waiting (``waiting=False``: one
-    that starts at once, as quick play's)."""
+    that starts at once, as quick play's), their live pass-and-play tables
+    included (``pass_and_play``: games.living seats every person of it on the
+    creator's device)."""
     if not who.can_sit:
         raise TableError("name_required")
     if rated:
@@ -75,6 +81,7 @@ def create_table(
         seat_count=count,
         rated=bool(rated),
         private=bool(private),
+        pass_and_play=bool(pass_and_play),
         clock=parse_clock(clock),
         created_by_id=who.user_id,
         creator_key="" if who.user_id else who.guest_key,
@@ -84,9 +91,7 @@ def create_table(
     )
     seat_rows = [Seat(table=table, index=i) for i in range(count)]
     if sit:
-        seat_rows[0].user_id = who.user_id
-        seat_rows[0].guest_key = "" if who.user_id else who.guest_key
-        seat_rows[0].name = who.name
+        seat_person(table, seat_rows, seat_rows[0], who)
     Seat.objects.bulk_create(seat_rows)
     _record(table, "create", 0 if sit else None, payload={"name": who.name} if sit else {})
     table.save()
@@ -98,15 +103,53 @@ def max_open_tables() -> int:
     return int(getattr(settings, "LUDO_MAX_OPEN_TABLES", 3))
 
 
+# A pass-and-play table nobody has played at for this long no longer counts as
+# one of its creator's tables (the worker gives up open tables after as long).
+PASS_TABLE_IDLE = timedelta(hours=6)
+# pg_advisory_xact_lock's first key: this lock's namespace (the second is the person's).
+_OPEN_TABLES_LOCK = 0x4C55444F  # "LUDO"
+
+
+def open_tables_of(who: Who, now: datetime | None = None) -> int:
+    """How many of LUDO_MAX_OPEN_TABLES the person behind ``who`` uses: their
+    tables waiting for players, and their pass-and-play tables in play (started
+    at once, their bots work for that one person) touched in the last
+    PASS_TABLE_IDLE."""
+    now = now or timezone.now()
+    person = who.person
+    mine = (Table.objects.filter(created_by_id=person.user_id) if person.user_id is not None
+            else Table.objects.filter(created_by__isnull=True, creator_key=person.guest_key))
+    counted = Q(status=Table.Status.OPEN) | Q(
+        status=Table.Status.RUNNING, pass_and_play=True, updated_at__gte=now - PASS_TABLE_IDLE)
+    return mine.filter(counted).count()
+
+
 def _check_open_tables(who: Who) -> None:
-    """At most LUDO_MAX_OPEN_TABLES tables waiting for players per person (hosts
-    of the house excepted): one person cannot fill the lobby."""
+    """At most LUDO_MAX_OPEN_TABLES tables per person (hosts of the house
+    excepted), as ``open_tables_of`` counts them: one person cannot fill the
+    lobby, nor start bots without end. Creations by the same person take turns
+    (a lock held until the transaction ends), so that racing ones cannot all see
+    the same count."""
     if who.is_staff:
         return
-    mine = Table.objects.filter(status=Table.Status.OPEN)
-    mine = mine.filter(created_by_id=who.user_id) if who.user_id is not None else mine.filter(creator_key=who.guest_key)
-    if mine.count() >= max_open_tables():
+    person = who.person
+    if person.user_id is None and not person.guest_key:
+        return  # nobody to count: create_table refuses them anyway (name_required)
+    _lock_person(f"u:{person.user_id}" if person.user_id is not None else person.guest_key)
+    if open_tables_of(who) >= max_open_tables():
         raise TableError("too_many_tables", max=max_open_tables())
+
+
+def _lock_person(key: str) -> None:
+    """Make the creations of one person take turns until their transactions end.
+    PostgreSQL: a transaction-level advisory lock on the person (two people whose
+    keys hash alike merely wait for each other). SQLite: its writers already take
+    turns (BEGIN IMMEDIATE, games.services.store._transaction)."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                       [_OPEN_TABLES_LOCK, zlib.crc32(key.encode()) - 2**31])
 
 
 @_transaction
@@ -122,8 +165,7 @@ def join_table(table_id: Any, who: Who, seat: int | None = None, invite: str | N
         raise TableError("name_required")
     if table.rated:
         check_rated_player(who)
-    if _seat_of(seats, who) is not None:
-        raise TableError("already_seated")
+    check_one_seat(table, seats, who)  # before "full" or "taken": say what matters
     if seat is None:
         free = [s for s in seats if s.is_empty]
         if not free:
@@ -135,9 +177,7 @@ def join_table(table_id: Any, who: Who, seat: int | None = None, invite: str | N
         target = seats[seat]
         if not target.is_empty:
             raise TableError("seat_taken")
-    target.user_id = who.user_id
-    target.guest_key = "" if who.user_id else who.guest_key
-    target.name = who.name
+    seat_person(table, seats, target, who)
     _record(table, "join", target.index, payload={"name": who.name})
     _save(table, seats)
     _broadcast(table, "join", seats)

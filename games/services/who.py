@@ -20,6 +20,13 @@ class Who:
     is_staff: bool = False
 
     @property
+    def person(self) -> Who:
+        """The person behind this identity, however narrowed: itself here; a socket
+        acting as one of several seats (games.services.living.AsSeat) widens back
+        to its person. The one-seat rule (games.services.tables) asks the person."""
+        return self
+
+    @property
     def can_sit(self) -> bool:
         return self.user_id is not None or bool(self.guest_key and self.name)
 
