@@ -33,6 +33,7 @@ def _presence_broadcast(table_id: int) -> None:
 def connect(table_id: int, channel_name: str, who: Who, seat: int | None, now: datetime | None = None) -> None:
     """Record an open socket on the table (presence)."""
     now = now or timezone.now()
+    who = who.current()  # never a deleted account's old name
     Connection.objects.update_or_create(
         channel_name=channel_name,
         defaults={"table_id": table_id, "seat": seat, "user_id": who.user_id,

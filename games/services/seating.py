@@ -41,6 +41,7 @@ def create_table(
     """A new table, open for players; its creator hosts it and (by default) takes seat 0.
     A person may have LUDO_MAX_OPEN_TABLES tables waiting (``waiting=False``: one
     that starts at once, as quick play's)."""
+    who = who.current()  # never a deleted account's old name
     if not who.can_sit:
         raise TableError("name_required")
     if rated and who.user_id is None:
@@ -111,6 +112,7 @@ def _check_open_tables(who: Who) -> None:
 @_transaction
 def join_table(table_id: Any, who: Who, seat: int | None = None, invite: str | None = None) -> int:
     """Take a seat (the first free one unless ``seat`` says which) before the start."""
+    who = who.current()  # never a deleted account's old name
     table = _lock(table_id)
     seats = _seats(table)
     if not _can_watch(table, seats, who, invite):
