@@ -132,6 +132,8 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username = super().clean_username()
+        if username is None:  # taken: Django's form has said so
+            return username
         if has_hidden_characters(username):
             raise forms.ValidationError(gettext_lazy("A name cannot hold control, direction or invisible characters."))
         if name_is_reserved(username):

@@ -146,7 +146,7 @@ def _anonymise(user: Any) -> None:
         email=Concat(Value("deleted-"), Cast("id", CharField()), Value("@invalid"), output_field=CharField()),
     )
     Proposal.objects.filter(user=user).update(name=name, email="", message="")
-    tables.rename_account(user.pk, name)  # a new version per table: no cached view keeps the old name
+    tables.rename_account(user.pk, name, old_username)  # a new version per table: no cached view keeps the old name
     ChatMessage.objects.filter(user=user).update(name=name)
     # The play log: a name may appear once per play, so each player row gets a key of its own.
     Player.objects.filter(user=user).update(
