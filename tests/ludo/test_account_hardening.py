@@ -210,6 +210,7 @@ def test_the_email_change_is_rate_limited_per_account(bob):
 
 # -- sign-up: the address is confirmed by a link -------------------------------------------------
 
+@committed
 def test_sign_up_confirms_the_address_by_a_link_before_the_account_counts_as_confirmed(db):
     client = Client()
     response = client.post("/compte/inscription/", {"username": "nina", "email": "nina@example.org",
@@ -226,6 +227,7 @@ def test_sign_up_confirms_the_address_by_a_link_before_the_account_counts_as_con
     assert send_outbox() == []  # nothing more to send
 
 
+@committed
 def test_sign_up_with_another_accounts_address_answers_the_same_and_never_confirms_it(carol):
     VerifiedAddress.objects.create(user=carol, email="carol@example.org")
     answers = []
