@@ -28,7 +28,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from ludo.account import address
-from ludo.accounts import GUEST_NAME_KEY, GUEST_NAME_MAX, NameTaken, clean_guest_name, has_hidden_characters, name_is_reserved
+from ludo.accounts import (
+    GUEST_NAME_KEY,
+    GUEST_NAME_MAX,
+    NameTaken,
+    clean_guest_name,
+    has_hidden_characters,
+    name_is_reserved,
+)
 from ludo.guests import guest_id
 from ludo.limits import rate_limited
 from ludo.language import save_account_language

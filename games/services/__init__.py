@@ -83,7 +83,8 @@ __all__ = [
     "fire_countdown", "forget_table", "join_table", "kick_absent", "leave_table", "legal_moves_for_bot",
     "lobby_entry", "lobby_entry_unchecked", "lobby_stamp", "lobby_tables", "next_deadline", "open_table",
     "parse_clock", "play_move", "play_move_async", "post_chat", "presence", "prune_connections", "quick_game",
-    "release_bot_turn", "rematch", "rename_account", "remove_bot", "replace_absent", "replay", "resign", "rules_for", "seat_now", "seat_public",
+    "release_bot_turn", "rematch", "rename_account", "remove_bot", "replace_absent", "replay", "resign",
+    "rules_for", "seat_now", "seat_public",
     "snapshot", "staff_end", "staff_hide_chat", "staff_remove", "start_table", "tables_for_staff", "time_out",
     "touch_many",
 ]

@@ -12,8 +12,8 @@ def fill(apps, schema_editor):
     User = apps.get_model(settings.AUTH_USER_MODEL)
     NameSkeleton = apps.get_model("ludo", "NameSkeleton")
     rows = User.objects.values_list("pk", "username").iterator(chunk_size=2000)
-    NameSkeleton.objects.bulk_create(
-        (NameSkeleton(user_id=pk, skeleton=name_skeleton(username)[:150]) for pk, username in rows), batch_size=2000)
+    skeletons = (NameSkeleton(user_id=pk, skeleton=name_skeleton(username)[:150]) for pk, username in rows)
+    NameSkeleton.objects.bulk_create(skeletons, batch_size=2000)
 
 
 class Migration(migrations.Migration):

@@ -260,8 +260,8 @@ def test_a_booking_confirmed_from_the_owners_mailbox_does_not_confirm_a_second_a
     VerifiedAddress.objects.create(user=carol, email="carol@example.org")
     mallory = get_user_model().objects.create_user("mallory", "carol@example.org", PASSWORD)
     now = timezone.now()
-    session = bookings.create_session(alice, starts_at=now + timedelta(days=2), ends_at=now + timedelta(days=2, hours=2),
-                                      capacity=8)
+    later = now + timedelta(days=2)
+    session = bookings.create_session(alice, starts_at=later, ends_at=later + timedelta(hours=2), capacity=8)
     booking = bookings.request_booking(session.pk, name="Mallory", email="carol@example.org", seats=1, user=mallory)
     bookings.confirm_booking(booking.pk)
     assert not is_confirmed(mallory)
