@@ -19,7 +19,7 @@ from catalog.playlog.models import Play, Player
 from games import services as tables
 from games.bookings.models import Booking, VerifiedAddress
 from games.bookings.outbox import OutgoingEmail
-from games.models import ChatMessage, Seat, Table
+from games.models import ChatMessage, Connection, Seat, Table
 from games.protocol import TableError
 from games.ratings.models import Privacy
 from ludo import worker
@@ -117,10 +117,11 @@ def test_a_deleted_accounts_open_socket_cannot_chat_sit_or_write_its_name_back(b
     assert (bob.pk, "deleted", [], "") in signals
     for action in (lambda: tables.post_chat(mine.finished.pk, socket_who, "je suis encore là"),
                    lambda: tables.join_table(waiting.pk, socket_who),
-                   lambda: tables.create_table(socket_who, "drumlin"),
-                   lambda: tables.connect(mine.finished.pk, "ch-1", socket_who, None)):
+                   lambda: tables.create_table(socket_who, "drumlin")):
         with pytest.raises(TableError):
             action()
+    tables.connect(mine.finished.pk, "ch-1", socket_who, None)  # a socket's presence: not recorded
+    assert not Connection.objects.filter(user=bob).exists()
     assert not ChatMessage.objects.filter(name="bob").exists()
     assert not Seat.objects.filter(name="bob").exists() and not Table.objects.filter(creator_name="bob").exists()
 
