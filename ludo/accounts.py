@@ -176,7 +176,9 @@ def remember_address(user: Any, email: str, now: Any = None) -> bool:
          .values_list("pk", flat=True))
     if address_confirmed_elsewhere(email, user):
         return False
-    VerifiedAddress.objects.get_or_create(user=user, email=email, defaults={"verified_at": now or timezone.now()})
+    # Lower-case, as the bookings store and compare addresses (games.bookings.services.inputs).
+    VerifiedAddress.objects.get_or_create(user=user, email=email.lower(),
+                                          defaults={"verified_at": now or timezone.now()})
     return True
 
 

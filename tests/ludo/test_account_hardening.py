@@ -350,3 +350,19 @@ def test_the_export_holds_the_play_log_ratings_privacy_and_confirmed_addresses(b
     [entry] = data["play_log"]
     assert entry["game"] == "Karo de bois" and entry["note"] is None  # carol's note is hers
     assert {(p["name"], p["me"]) for p in entry["players"]} == {("Bob", True), ("Carol", False)}
+
+
+def test_a_confirmed_sign_up_address_books_directly_whatever_its_case(alice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.bookings import services as bookings
+    from ludo.account import address
+
+    nora = get_user_model().objects.create_user("nora", "Nora@Example.org", PASSWORD)
+    assert logged_in(nora).post(f"/compte/adresse/valider/{address.make_token(nora, nora.email)}/").status_code == 302
+    later = timezone.now() + timedelta(days=2)
+    session = bookings.create_session(alice, starts_at=later, ends_at=later + timedelta(hours=2), capacity=8)
+    booking = bookings.request_booking(session.pk, name="Nora", email="nora@example.org", seats=1, user=nora)
+    assert is_confirmed(nora) and booking.status == "confirmed"
