@@ -10,7 +10,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
-from django.db.models import Q
 from django.http import HttpRequest
 
 # Apps whose every model the hosts manage (catalog, tables, sessions, play log).
@@ -161,9 +160,11 @@ def address_confirmed_elsewhere(email: str, user: Any) -> bool:
 
 def remember_address(user: Any, email: str, now: Any = None) -> bool:
     """``user`` showed ``email`` is its own (a link sent there followed): remember it,
-    unless another account confirmed it first (then False, nothing stored). Every
-    account holding the address as its own is locked first, so that two accounts
-    confirming it at the same moment cannot both get it."""
+    unless another account confirmed it first (then False, nothing stored). Call it
+    inside a transaction: on PostgreSQL the address is locked for the rest of it (an
+    advisory lock on its hash), so two accounts confirming it at the same moment cannot
+    both get it; SQLite has one writer at a time."""
+    from django.db import connection
     from django.utils import timezone
 
     from games.bookings.models import VerifiedAddress
@@ -171,9 +172,9 @@ def remember_address(user: Any, email: str, now: Any = None) -> bool:
     email = (email or "").strip()
     if not email or user is None or not getattr(user, "is_authenticated", False):
         return False
-    User = get_user_model()
-    list(User.objects.select_for_update().filter(Q(pk=user.pk) | Q(email__iexact=email)).order_by("pk")
-         .values_list("pk", flat=True))
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", ["ludo.address:" + email.lower()])
     if address_confirmed_elsewhere(email, user):
         return False
     # Lower-case, as the bookings store and compare addresses (games.bookings.services.inputs).

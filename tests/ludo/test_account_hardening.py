@@ -366,3 +366,35 @@ def test_a_confirmed_sign_up_address_books_directly_whatever_its_case(alice):
     session = bookings.create_session(alice, starts_at=later, ends_at=later + timedelta(hours=2), capacity=8)
     booking = bookings.request_booking(session.pk, name="Nora", email="nora@example.org", seats=1, user=nora)
     assert is_confirmed(nora) and booking.status == "confirmed"
+
+
+@committed
+def test_two_accounts_confirming_one_address_at_the_same_moment_get_it_once(db):
+    """Racing: the mailbox's owner follows two links (two accounts) at once."""
+    import threading
+
+    from django.db import OperationalError, connection, transaction
+
+    from ludo.accounts import remember_address
+
+    users = [get_user_model().objects.create_user(f"race{i}", "shared@example.org", PASSWORD) for i in range(4)]
+    start = threading.Barrier(len(users))
+    results: list[object] = []
+
+    def confirm(user):
+        try:
+            start.wait()
+            with transaction.atomic():
+                results.append(remember_address(user, "Shared@example.org"))
+        except OperationalError as exc:  # SQLite: one writer; the other waits and may give up
+            results.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=confirm, args=(user,)) for user in users]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert results.count(True) == 1
+    assert VerifiedAddress.objects.filter(email__iexact="shared@example.org").count() == 1
