@@ -398,3 +398,18 @@ def test_two_accounts_confirming_one_address_at_the_same_moment_get_it_once(db):
         thread.join(30)
     assert results.count(True) == 1
     assert VerifiedAddress.objects.filter(email__iexact="shared@example.org").count() == 1
+
+
+@committed
+def test_a_table_that_cannot_be_resigned_does_not_block_the_deletion(bob, carol, alice, monkeypatch):
+    """A broken table (its own code fails on resign) is logged and left; the account still goes."""
+    mine = history_of(bob, alice, carol, "B")
+
+    def broken(table_id, who):
+        raise RuntimeError("this table's state cannot be loaded")
+
+    monkeypatch.setattr(tables, "resign", broken)
+    assert delete(logged_in(bob)) == 302
+    assert not user_row(bob).is_active
+    assert Table.objects.get(pk=mine.running.pk).status == "running"  # left to time out, or to the hosts
+    assert set(Seat.objects.filter(user=bob).values_list("name", flat=True)) == {"Compte supprimé"}
