@@ -106,19 +106,16 @@ def _leave_tables(user: Any) -> None:
             log.exception("account %s deleted: table %s could not be left", user.pk, table_id)
 
 
-def _addresses(user: Any) -> set[str]:
-    """Every address the account used: its own, its verified ones, its bookings' and proposals'."""
-    found = {user.email} if user.email else set()
-    found |= set(VerifiedAddress.objects.filter(user=user).values_list("email", flat=True))
-    found |= set(Booking.objects.filter(user=user).values_list("email", flat=True))
-    found |= set(Proposal.objects.filter(user=user).values_list("email", flat=True))
-    return {a for a in found if a and not a.endswith("@invalid")}
+def _own_addresses(user: Any) -> set[str]:
+    """The addresses the account proved its own (an address merely typed may be someone else's)."""
+    return set(VerifiedAddress.objects.filter(user=user).values_list("email", flat=True))
 
 
 def _forget_outbox(user: Any, addresses: set[str]) -> None:
-    """Sent (or dead) emails lose their address; those still to send (the
-    cancellations just queued) keep it until the worker has sent them."""
-    match = Q(booking__user=user) | Q(proposal__user=user)
+    """The account's emails (its bookings', proposals', its own, and any to an address
+    it proved its own): sent (or dead) ones lose their address; those still to send
+    (the cancellations just queued) keep it until the worker has sent them."""
+    match = Q(booking__user=user) | Q(proposal__user=user) | Q(extra__user=user.pk)
     for address in addresses:
         match |= Q(to__iexact=address)
     rows = outbox.OutgoingEmail.objects.filter(match)
@@ -138,7 +135,7 @@ def _anonymise(user: Any) -> None:
     user = User.objects.select_for_update().get(pk=user.pk)
     name = deleted_name()
     old_username = user.get_username()
-    _forget_outbox(user, _addresses(user))
+    _forget_outbox(user, _own_addresses(user))
     # An address per booking, in the reserved .invalid domain: a session allows one live
     # booking per address, and two deleted accounts may have sat at the same one.
     Booking.objects.filter(user=user).update(

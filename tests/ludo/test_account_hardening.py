@@ -413,3 +413,15 @@ def test_a_table_that_cannot_be_resigned_does_not_block_the_deletion(bob, carol,
     assert not user_row(bob).is_active
     assert Table.objects.get(pk=mine.running.pk).status == "running"  # left to time out, or to the hosts
     assert set(Seat.objects.filter(user=bob).values_list("name", flat=True)) == {"Compte supprimé"}
+
+
+@committed
+def test_deleting_an_account_that_typed_someone_elses_address_leaves_that_persons_emails(bob, carol):
+    """mallory signs up with carol's address (unconfirmed), then deletes her account:
+    carol's own emails keep their address."""
+    from games.bookings import outbox
+
+    outbox.enqueue("lost_links", "carol@example.org")
+    mallory = get_user_model().objects.create_user("mallory", "carol@example.org", PASSWORD)
+    assert delete(logged_in(mallory)) == 302
+    assert OutgoingEmail.objects.filter(to="carol@example.org", kind="lost_links").exists()
