@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_migrate, post_save
 
 
 class LudoConfig(AppConfig):
@@ -10,10 +10,13 @@ class LudoConfig(AppConfig):
         from django.urls import register_converter
         from django.urls.converters import get_converters
 
-        from ludo.accounts import sync_hosts_group
+        from django.contrib.auth import get_user_model
+
+        from ludo.accounts import remember_name_skeleton, sync_hosts_group
         from ludo.converters import NumberConverter
 
         if "num" not in get_converters():
             register_converter(NumberConverter, "num")
 
         post_migrate.connect(sync_hosts_group, dispatch_uid="ludo.sync_hosts_group")
+        post_save.connect(remember_name_skeleton, sender=get_user_model(), dispatch_uid="ludo.name_skeleton")

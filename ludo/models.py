@@ -20,3 +20,17 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.language or '-'})"
+
+
+class NameSkeleton(models.Model):
+    """How an account's username looks (ludo.accounts.name_skeleton), indexed:
+    whether a guest or a new account may take a name is one lookup, not a scan
+    of every username. Kept by a post_save receiver of the user model
+    (ludo.accounts.remember_name_skeleton); a username written around save()
+    (a queryset's update) is not seen until the row is saved again."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    skeleton = models.CharField(max_length=150, db_index=True)
+
+    def __str__(self) -> str:
+        return self.skeleton

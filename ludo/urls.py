@@ -15,6 +15,7 @@ from django.views.i18n import JavaScriptCatalog
 
 from catalog import views as catalog_views
 from ludo import views
+from ludo.account import views as account_views
 
 admin.site.site_header = _("Ludo administration")
 admin.site.site_title = _("Ludo administration")
@@ -35,7 +36,7 @@ urlpatterns += i18n_patterns(
     path(_("account/signup/"), views.signup, name="signup"),
     path(_("account/login/"), auth_views.LoginView.as_view(), name="login"),
     path(_("account/logout/"), auth_views.LogoutView.as_view(), name="logout"),
-    path(_("account/password/"), auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(_("account/password/"), account_views.PasswordChangeView.as_view(), name="password_change"),
     path(_("account/password/done/"), auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path(_("guest/"), views.guest, name="guest"),
     path(_("guest/forget/"), views.guest_forget, name="guest_forget"),

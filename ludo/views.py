@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
-from django.db import connection
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -27,7 +27,15 @@ from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from ludo.accounts import GUEST_NAME_KEY, GUEST_NAME_MAX, NameTaken, clean_guest_name
+from ludo.account import address
+from ludo.accounts import (
+    GUEST_NAME_KEY,
+    GUEST_NAME_MAX,
+    NameTaken,
+    clean_guest_name,
+    has_hidden_characters,
+    name_is_reserved,
+)
 from ludo.guests import guest_id
 from ludo.limits import rate_limited
 from ludo.language import save_account_language
@@ -119,10 +127,26 @@ def locked_out(request: HttpRequest, original_response: HttpResponse | None = No
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(label=gettext_lazy("Email"), required=False)
+    """A name nobody goes by (ludo.accounts' rules, as for guests), and an address
+    confirmed by a link; whether another account uses the address is never said."""
+
+    email = forms.EmailField(label=gettext_lazy("Email"), required=False, help_text=gettext_lazy(
+        "We send a link to confirm it: a confirmed address lets you play rated games, book sessions "
+        "directly and reset a forgotten password."))
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if username is None:  # taken: Django's form has said so
+            return username
+        if has_hidden_characters(username):
+            raise forms.ValidationError(gettext_lazy("A name cannot hold control, direction or invisible characters."))
+        if name_is_reserved(username):
+            raise forms.ValidationError(
+                gettext_lazy("This name belongs to an account or to the house: choose another one."))
+        return username
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -130,10 +154,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        with transaction.atomic():
+            user = form.save()
+            address.ask(user, translation.get_language())
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         request.session.pop(GUEST_NAME_KEY, None)
         messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
+        if user.email:
+            messages.info(request, _("A link is on its way to %(email)s: follow it to confirm your address.")
+                          % {"email": user.email})
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 

@@ -155,6 +155,10 @@ def message_for(row: outbox.OutgoingEmail) -> EmailMessage | None:
     """The email of an outbox row as things are now; None when there is
     nothing to send any more (its booking or proposal gone, confirmed
     already, or an address without live bookings)."""
+    if row.kind.startswith("account_"):  # the accounts' own emails (ludo.account.mail)
+        from ludo.account import mail
+
+        return mail.message_for(row)
     if row.kind == "lost_links":
         return build_lost_links(row.to, row.language)
     if row.kind == "confirm_booking":

@@ -29,6 +29,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 MAX_ATTEMPTS = 8
+# In a row's ``extra``: once sent (or given up), the row forgets its address (a deleted account's).
+FORGET_AFTER_SENDING = "forget_address"
+FORGOTTEN_ADDRESS = "deleted@invalid"
 LEASE = timedelta(minutes=5)  # longer than a mail server's timeout
 FIRST_RETRY = timedelta(minutes=1)
 LONGEST_RETRY = timedelta(hours=2)
@@ -134,14 +137,21 @@ def retry_pause(attempts: int) -> timedelta:
     return min(FIRST_RETRY * (2 ** max(0, attempts - 1)), LONGEST_RETRY)
 
 
+def _done(row: OutgoingEmail, fields: list[str]) -> None:
+    if row.status != OutgoingEmail.Status.QUEUED and row.extra.get(FORGET_AFTER_SENDING):
+        row.to, row.extra, row.once_key = FORGOTTEN_ADDRESS, {}, None
+        fields = [*fields, "to", "extra", "once_key"]
+    row.save(update_fields=fields)
+
+
 def mark_sent(row: OutgoingEmail, now: datetime | None = None) -> None:
     row.status, row.sent_at = OutgoingEmail.Status.SENT, now or timezone.now()
-    row.save(update_fields=["status", "sent_at"])
+    _done(row, ["status", "sent_at"])
 
 
 def mark_skipped(row: OutgoingEmail, why: str) -> None:
     row.status, row.last_error = OutgoingEmail.Status.SKIPPED, why[:2000]
-    row.save(update_fields=["status", "last_error"])
+    _done(row, ["status", "last_error"])
 
 
 def mark_failed(row: OutgoingEmail, error: str, now: datetime | None = None) -> None:
@@ -152,7 +162,7 @@ def mark_failed(row: OutgoingEmail, error: str, now: datetime | None = None) -> 
         row.status = OutgoingEmail.Status.FAILED
     else:
         row.next_attempt_at = now + retry_pause(row.attempts)
-    row.save(update_fields=["status", "last_error", "next_attempt_at"])
+    _done(row, ["status", "last_error", "next_attempt_at"])
 
 
 def seconds_until_due(now: datetime | None = None, at_most: float = 30.0, exclude: Any = ()) -> float:

@@ -20,6 +20,7 @@ from ``games.services`` as well):
     chat         table chat
     staff        what the hosts of the house do to tables
     replays      replay and export of a game
+    renames      an account's name replaced at its tables (deletion)
     play         the engine applied under the lock (shared by the actions)
     clocks       time controls
     tables       reading a table: rules, state, seats, who may watch
@@ -56,6 +57,7 @@ from games.services.loop_moves import async_moves, close_move_connections, play_
 from games.services.moves import bot_move, play_move
 from games.services.play import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_think_seconds
 from games.services.presence import connect, disconnect, presence, prune_connections, seat_now, touch_many
+from games.services.renames import rename_account
 from games.services.replays import MOVE_KINDS, export, replay
 from games.services.seating import (
     add_bots,
@@ -91,8 +93,8 @@ __all__ = [
     "fire_countdown", "forget_table", "join_table", "kick_absent", "leave_table", "legal_moves_for_bot",
     "lobby_entry", "lobby_entry_unchecked", "lobby_stamp", "lobby_tables", "next_deadline", "open_table",
     "parse_clock", "play_move", "play_move_async", "post_chat", "presence", "prune_connections", "quick_game",
-    "release_bot_turn", "rematch", "remove_bot", "replace_absent", "replace_absent_at", "replay", "resign",
-    "rules_for", "seat_now", "seat_public", "snapshot", "staff_end", "staff_hide_chat", "staff_remove",
-    "stale_open_tables", "start_table", "tables_for_staff", "tables_with_absent_players", "time_out",
+    "release_bot_turn", "rematch", "remove_bot", "rename_account", "replace_absent", "replace_absent_at",
+    "replay", "resign", "rules_for", "seat_now", "seat_public", "snapshot", "staff_end", "staff_hide_chat",
+    "staff_remove", "stale_open_tables", "start_table", "tables_for_staff", "tables_with_absent_players", "time_out",
     "touch_many",
 ]

@@ -41,6 +41,7 @@ def post_chat(table_id: Any, who: Who, text: Any, invite: str | None = None) -> 
     """Players talk among themselves; spectators have their own chat, which the
     players do not see."""
     text = clean_chat(text)
+    who = who.current()  # never a deleted account's old name
     table = _get(table_id)
     seats = _seats(table)
     if not _can_watch(table, seats, who, invite):

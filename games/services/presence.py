@@ -10,6 +10,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from games.models import Connection, Seat, Table
+from games.protocol import TableError
 from games.services.broadcasts import _send_after_commit
 from games.services.store import _get, _seats, _transaction
 from games.services.tables import _seat_of
@@ -33,6 +34,10 @@ def _presence_broadcast(table_id: int) -> None:
 def connect(table_id: int, channel_name: str, who: Who, seat: int | None, now: datetime | None = None) -> None:
     """Record an open socket on the table (presence)."""
     now = now or timezone.now()
+    try:
+        who = who.current()  # never a deleted account's old name
+    except TableError:
+        return  # a deleted or deactivated account: no presence (its sockets are being closed)
     Connection.objects.update_or_create(
         channel_name=channel_name,
         defaults={"table_id": table_id, "seat": seat, "user_id": who.user_id,

@@ -48,6 +48,7 @@ def create_table(
     that starts at once, as quick play's), their live pass-and-play tables
     included (``pass_and_play``: games.living seats every person of it on the
     creator's device)."""
+    who = who.current()  # never a deleted account's old name
     if not who.can_sit:
         raise TableError("name_required")
     if rated:
@@ -155,6 +156,7 @@ def _lock_person(key: str) -> None:
 @_transaction
 def join_table(table_id: Any, who: Who, seat: int | None = None, invite: str | None = None) -> int:
     """Take a seat (the first free one unless ``seat`` says which) before the start."""
+    who = who.current()  # never a deleted account's old name
     table = _lock(table_id)
     seats = _seats(table)
     if not _can_watch(table, seats, who, invite):

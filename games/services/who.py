@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.models import ChatMessage, Connection, Seat
@@ -36,6 +36,23 @@ class Who:
         if self.user_id is not None:
             return seat.user_id == self.user_id
         return bool(self.guest_key) and seat.guest_key == self.guest_key and seat.user_id is None
+
+    def current(self) -> Who:
+        """This person as the database says now: an account's name and staff flag
+        read from its row (a socket's Who was built when it opened; the account
+        may have been renamed or deleted since). A gone or inactive account
+        cannot act under its old name (TableError "name_required")."""
+        if self.user_id is None:
+            return self
+        from django.contrib.auth import get_user_model
+
+        from games.protocol import TableError
+
+        row = (get_user_model().objects.filter(pk=self.user_id, is_active=True)
+               .values_list("username", "is_staff").first())
+        if row is None:
+            raise TableError("name_required")
+        return replace(self, name=row[0], is_staff=bool(row[1]))
 
     @classmethod
     def from_user_and_session(cls, user: Any, session: Any) -> Who:

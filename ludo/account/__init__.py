@@ -7,7 +7,10 @@ through those apps' services.
 - history.py   my bookings (upcoming, past) and my games (running, finished)
 - export.py    everything stored about me, as JSON (never a token's secret)
 - deletion.py  delete my account: its data anonymised, its row emptied
-- email_change.py   the signed link sent to a new address
+- email_change.py   the signed link sent to a new address (asked with the password)
+- address.py   the link confirming the account's address (sign-up, or asked again)
+- credentials.py   what a password or address change ends (older tokens, sockets)
+- mail.py   the account's emails sent through the outbox (confirmation, password notice)
 - mail_limits.py   how many reset and confirmation emails an address may cause
 - forms.py   language, address, deletion
 - views.py, urls.py   the pages (/compte/..., /en/account/...)

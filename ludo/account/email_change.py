@@ -1,6 +1,9 @@
 """Changing an account's email address: the new address confirms by a link.
 
-Nothing changes when the person asks: a signed link goes to the new address,
+Asking takes the account's password (a borrowed session must not move the
+address, then reset the password through it), and answers the same whether
+or not another account uses the address: a link is sent only when none does
+(``request_change``). Nothing changes when the person asks: a signed link goes to the new address,
 and only following it (logged in as the same account) changes the address.
 The old address is told once the change is made. The link carries the
 account, the new address and the address it replaces,
@@ -22,6 +25,9 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from ludo.account.credentials import email_changed
+from ludo.accounts import address_confirmed_elsewhere, remember_address
+
 SALT = "ludo.account.email-change"
 EMAIL_CHANGE_MAX_AGE = timedelta(days=2)
 
@@ -42,8 +48,15 @@ class Request:
 
 
 def address_taken(email: str, user: Any) -> bool:
-    """Another account already uses this address (password resets go by address)."""
-    return get_user_model().objects.filter(email__iexact=email).exclude(pk=user.pk).exists()
+    """Another account already uses this address (password resets go by address), or confirmed it."""
+    return (get_user_model().objects.filter(email__iexact=email).exclude(pk=user.pk).exists()
+            or address_confirmed_elsewhere(email, user))
+
+
+def request_change(user: Any, new_email: str) -> None:
+    """Send the link, unless the address is taken: the caller answers the same either way."""
+    if not address_taken(new_email, user):
+        send_confirmation(user, new_email)
 
 
 def make_token(user: Any, new_email: str) -> str:
@@ -74,8 +87,10 @@ def send_confirmation(user: Any, new_email: str) -> None:
 
 
 @transaction.atomic
-def confirm(token: str, user: Any) -> str:
-    """Apply the change the link stands for to ``user`` (who must be its account); the new address."""
+def confirm(token: str, user: Any, keep_session: str = "") -> str:
+    """Apply the change the link stands for to ``user`` (who must be its account); the new
+    address. Following the link proves the new address is the account's (confirmed, as a
+    sign-up's); tokens made before stop working, and the sockets are told."""
     found = read_token(token)
     if found.user_id != user.pk:
         raise EmailChangeError("wrong_account")
@@ -89,6 +104,8 @@ def confirm(token: str, user: Any) -> str:
     row.email = found.new
     row.save(update_fields=["email"])
     user.email = found.new
+    remember_address(row, found.new)
+    email_changed(row, keep_session=keep_session)
     if found.old:
         transaction.on_commit(lambda: send_notice(row, found.old, found.new))
     return found.new

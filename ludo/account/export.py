@@ -1,8 +1,10 @@
 """Everything stored about an account, as one JSON document (the "export my data" download).
 
-What is in it: the account and its preferences, its bookings and session
-proposals, the seats it took at tables (with the table's game, dates and
-result), its chat messages, and its API tokens' metadata. What is not: any
+What is in it: the account and its preferences, its confirmed addresses, its
+bookings and session proposals, the seats it took at tables (with the table's
+game, dates and result), its chat messages, its ratings and rating changes
+and its privacy choice, the play-log entries it is in or logged, and its API
+tokens' metadata. What is not: any
 secret (password hash, a token's text or digest, a table's seed, an
 invitation key), and other people's data beyond what the person saw at the
 table (the other seats are not listed).
@@ -13,15 +15,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
-from games.bookings.models import Booking, Proposal
+from catalog.playlog.models import Play, Player
+from games.bookings.models import Booking, Proposal, VerifiedAddress
 from games.models import ChatMessage, Seat, Table
+from games.ratings.models import Privacy, Rating, RatingChange
 from ludo.account.history import game_titles
 from ludo.language import account_language
 from ludo.tokens.models import PersonalToken
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def _at(value: Any) -> str | None:
@@ -67,12 +72,38 @@ def _token(row: PersonalToken) -> dict[str, Any]:
             "last_used_at": _at(row.last_used_at), "revoked_at": _at(row.revoked_at)}
 
 
+def _play(play: Play, user: Any) -> dict[str, Any]:
+    """A play-log entry the person is in (their own row in full; the others as the log shows them)."""
+    return {
+        "id": play.pk, "game": str(play.game), "played_on": play.played_on.isoformat(),
+        "logged_by_me": play.logged_by_id == user.pk, "note": play.note if play.logged_by_id == user.pk else None,
+        "players": [{"name": p.name, "me": p.user_id == user.pk, "score": p.score, "won": p.won}
+                    for p in play.players.all()],
+        "created_at": _at(play.created_at),
+    }
+
+
+def _ratings(user: Any) -> dict[str, Any]:
+    privacy = Privacy.objects.filter(user=user).values_list("private", flat=True).first()
+    return {
+        "private_profile": bool(privacy),
+        "ratings": [{"game": r.game, "rating": r.rating, "rd": r.rd, "volatility": r.volatility, "games": r.games,
+                     "last_played": _at(r.last_played)} for r in Rating.objects.filter(user=user).order_by("game")],
+        "changes": [{"table": c.table_id, "game": c.game, "seat": c.seat, "result": c.result, "left": c.left,
+                     "rating_before": c.rating_before, "rating_after": c.rating_after, "at": _at(c.created_at)}
+                    for c in RatingChange.objects.filter(user=user).order_by("created_at", "pk")],
+    }
+
+
 def export(user: Any) -> dict[str, Any]:
     """The whole document for ``user``; JSON-ready."""
     titles = game_titles()
     seats = Seat.objects.filter(user=user).select_related("table").order_by("table_id", "index")
     oldest_first = ("created_at", "id")
     created = Table.objects.filter(created_by=user).order_by("pk").values_list("pk", flat=True)
+    mine = Player.objects.filter(user=user).values("play_id")
+    plays = (Play.objects.filter(Q(pk__in=mine) | Q(logged_by=user)).select_related("game")
+             .prefetch_related("players").order_by("played_on", "pk"))
     return {
         "format": "ludo-account-export", "version": FORMAT_VERSION,
         "exported_at": _at(timezone.now()), "site": settings.SITE_URL,
@@ -91,4 +122,8 @@ def export(user: Any) -> dict[str, Any]:
         "tables_created": list(created),
         "chat_messages": [_chat(m) for m in ChatMessage.objects.filter(user=user).order_by(*oldest_first)],
         "api_tokens": [_token(t) for t in PersonalToken.objects.filter(user=user).order_by(*oldest_first)],
+        "confirmed_addresses": [{"email": v.email, "confirmed_at": _at(v.verified_at)}
+                                for v in VerifiedAddress.objects.filter(user=user).order_by("verified_at", "pk")],
+        "ratings": _ratings(user),
+        "play_log": [_play(p, user) for p in plays],
     }

@@ -8,7 +8,6 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from ludo.account.email_change import address_taken
 
 
 class LanguageForm(forms.Form):
@@ -18,26 +17,11 @@ class LanguageForm(forms.Form):
     )
 
 
-class EmailForm(forms.Form):
-    email = forms.EmailField(label=_("New email address"), max_length=254)
+class _WithPassword(forms.Form):
+    """A form that asks for the account's current password."""
 
-    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.user = user
-
-    def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip()
-        if email.lower() == (self.user.email or "").lower():
-            raise forms.ValidationError(_("This is already your address."))
-        if address_taken(email, self.user):
-            raise forms.ValidationError(_("Another account uses this address."))
-        return email
-
-
-class DeleteForm(forms.Form):
     password = forms.CharField(label=_("Your password"), strip=False,
                                widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
-    confirm = forms.BooleanField(label=_("I understand that this cannot be undone."))
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -48,3 +32,20 @@ class DeleteForm(forms.Form):
         if not self.user.check_password(password):
             raise forms.ValidationError(_("This is not your password."))
         return password
+
+
+class EmailForm(_WithPassword):
+    """Never says whether another account uses the address (the view answers the same)."""
+
+    email = forms.EmailField(label=_("New email address"), max_length=254)
+    field_order = ["email", "password"]
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        if email.lower() == (self.user.email or "").lower():
+            raise forms.ValidationError(_("This is already your address."))
+        return email
+
+
+class DeleteForm(_WithPassword):
+    confirm = forms.BooleanField(label=_("I understand that this cannot be undone."))

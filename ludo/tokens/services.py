@@ -25,6 +25,7 @@ from django.utils import timezone
 from games.services import Who
 from ludo.accounts import GUEST_NAME_KEY, NameTaken, clean_guest_name
 from ludo.guests import GUEST_ID_KEY
+from ludo.signals import send_credentials_changed
 from ludo.tokens.models import GuestToken, PersonalToken
 
 ALPHABET = string.ascii_letters + string.digits
@@ -125,7 +126,8 @@ def create_personal_token(user: Any, raw_name: Any) -> tuple[PersonalToken, str]
 
 
 def revoke_personal_token(user: Any, token_id: int) -> PersonalToken:
-    """Revoke one of ``user``'s own tokens; another account's is "not found", like an unknown one."""
+    """Revoke one of ``user``'s own tokens; another account's is "not found", like an unknown one.
+    Its open sockets are told (credentials_changed "token_revoked") once it commits."""
     with transaction.atomic():
         row = PersonalToken.objects.select_for_update().filter(pk=token_id, user=user).first()
         if row is None:
@@ -133,12 +135,40 @@ def revoke_personal_token(user: Any, token_id: int) -> PersonalToken:
         if row.revoked_at is None:
             row.revoked_at = timezone.now()
             row.save(update_fields=["revoked_at"])
+            send_credentials_changed(user.pk, "token_revoked", token_ids=[row.pk])
     return row
 
 
+def _revoke_rows(rows: Any, now: Any) -> dict[int | None, list[int]]:
+    """Revoke the active tokens among ``rows`` (personal or guest tokens); their ids
+    by account (None: guest tokens). Inside a transaction."""
+    account = "user_id" if rows.model is PersonalToken else None
+    active = [(row[0], row[1] if account else None) for row in
+              rows.model.objects.select_for_update().filter(pk__in=rows.values("pk"), revoked_at__isnull=True)
+              .order_by("pk").values_list("pk", account or "pk")]
+    rows.model.objects.filter(pk__in=[pk for pk, _ in active]).update(revoked_at=now)
+    by_account: dict[int | None, list[int]] = {}
+    for pk, user_id in active:
+        by_account.setdefault(user_id, []).append(pk)
+    return by_account
+
+
+@transaction.atomic
 def revoke(rows: Any) -> int:
-    """Revoke every active token of a queryset (the admin's action); how many."""
-    return rows.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+    """Revoke every active token of a queryset (the admin's action); how many.
+    The sockets on them are told once it commits (credentials_changed
+    "token_revoked"; guest tokens' with user_id None)."""
+    by_account = _revoke_rows(rows, timezone.now())
+    for user_id, ids in by_account.items():
+        send_credentials_changed(user_id, "token_revoked", token_ids=ids)
+    return sum(len(ids) for ids in by_account.values())
+
+
+def revoke_made_before(user: Any, moment: Any) -> list[int]:
+    """Revoke ``user``'s tokens made up to ``moment`` (a password or address change:
+    a token a thief made keeps nothing); their ids. Inside the change's transaction;
+    the caller sends credentials_changed with them."""
+    return _revoke_rows(PersonalToken.objects.filter(user=user, created_at__lte=moment), moment).get(user.pk, [])
 
 
 # -- from a token to a person ------------------------------------------------------------------

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 
 from ludo.account import email_change
+from tests.conftest import PASSWORD
 from tests.ludo.account_helpers import carol, logged_in  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -22,8 +23,8 @@ def email_of(user) -> str:
     return get_user_model().objects.get(pk=user.pk).email
 
 
-def ask(client, email: str):
-    return client.post("/compte/adresse/", {"email": email})
+def ask(client, email: str, password: str = PASSWORD):
+    return client.post("/compte/adresse/", {"email": email, "password": password})
 
 
 def test_it_sends_a_link_to_the_new_address_and_changes_nothing_yet(bob, settings):
@@ -93,8 +94,8 @@ def test_an_expired_link_is_refused(bob, monkeypatch):
     assert email_of(bob) == "bob@example.org"
 
 
-@pytest.mark.parametrize("email", ["not an address", "", "carol@example.org", "CAROL@example.org", "bob@example.org"])
-def test_it_refuses_a_bad_or_taken_address_and_sends_nothing(bob, carol, email):
+@pytest.mark.parametrize("email", ["not an address", "", "bob@example.org"])
+def test_it_refuses_a_bad_address_and_sends_nothing(bob, carol, email):
     response = ask(logged_in(bob), email)
     assert response.status_code == 400 and "errorlist" in response.content.decode()
     assert not mail.outbox and email_of(bob) == "bob@example.org"
@@ -113,7 +114,7 @@ def test_an_account_without_an_address_can_add_one(db, django_capture_on_commit_
     user = get_user_model().objects.create_user("dora", "", "pw-dora-123456789")
     client = logged_in(user)
     assert "Pas encore d’adresse e-mail" in client.get("/compte/").content.decode()
-    ask(client, "dora@example.org")
+    ask(client, "dora@example.org", "pw-dora-123456789")
     path = LINK.search(mail.outbox[0].body).group(0).split("127.0.0.1:8000")[-1]
     with django_capture_on_commit_callbacks(execute=True):
         client.post(path)

@@ -21,7 +21,8 @@ its address is at most ``conf.unverified_max_seats`` people.
 
 An account that owns the address (``address_verified``) skips all this. An
 account confirming a link sent to an address makes that address its own
-from then on (``VerifiedAddress``).
+from then on (``VerifiedAddress``), unless another account did first
+(``ludo.accounts.remember_address``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from django.utils import timezone
 
 from games.bookings import conf, emails
 from games.bookings.errors import BookingError
-from games.bookings.models import Booking, Proposal, VerifiedAddress
+from games.bookings.models import Booking, Proposal
 from games.bookings.services.booking import (
     PLACED_EMAIL,
     address_verified,
@@ -46,11 +47,12 @@ from games.bookings.services.booking import (
 from games.bookings.services.inputs import clean_email, clean_language, clean_name, clean_seats
 from games.bookings.services.locks import lock_booking, lock_session
 from games.bookings.services.proposals import propose
+from ludo.accounts import remember_address
 
 
 def _remember(user: Any, email: str, now: datetime) -> None:
-    if user is not None and getattr(user, "is_authenticated", False):
-        VerifiedAddress.objects.get_or_create(user=user, email=email, defaults={"verified_at": now})
+    # Never for a second account: an address another account confirmed stays that one's.
+    remember_address(user, email, now)
 
 
 @transaction.atomic
