@@ -12,6 +12,7 @@ its own into a new database and an empty media folder, as an operator would.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -43,13 +44,15 @@ from games.models import Table
 from games.ratings.models import Rating, RatingChange
 from ludo.backup import archive as backup_archive
 from ludo.backup import service
-from tests.games.tables_helpers import guest, member, short_game
+from tests.games.tables_helpers import guest, member
+from tests.games.tables_helpers import short_game as _short_game
 from tests.ludo import backup_helpers
 from tests.servers import ROOT, base_env, manage, recreate_postgres
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 GAME = "quatre-en-ligne"  # no chance, short games
+short_game = functools.cache(_short_game)  # the same few games for every test
 
 
 def png(colour: str, size=(60, 40)) -> bytes:
