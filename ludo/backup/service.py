@@ -20,7 +20,6 @@ at each release).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import platform
 import shutil
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import django
+from django import db as django_db
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
@@ -94,6 +94,9 @@ def make_backup(folder: Path, *, keep: int | None = None, using: str = DEFAULT_D
     connection = connections[using]
     media_root = Path(settings.MEDIA_ROOT)
     folder = Path(folder).absolute()
+    if folder.resolve().is_relative_to(media_root.resolve()):
+        raise BackupError(f"{folder} is inside the media folder {media_root}: each backup would hold the ones "
+                          "before it. Choose a folder outside it. No archive was written.")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=folder, prefix=".ludo-backup-work-") as work:
@@ -119,6 +122,8 @@ def make_backup(folder: Path, *, keep: int | None = None, using: str = DEFAULT_D
         raise BackupError(f"{exc}. No archive was written.") from None
     except OSError as exc:
         raise BackupError(f"cannot write the backup in {folder}: {exc}. No archive was written.") from None
+    except django_db.Error as exc:
+        raise BackupError(f"cannot read the database: {exc}. No archive was written.") from None
     pruned = archive.prune(folder, keep) if keep else []
     return BackupResult(
         path=path, size=path.stat().st_size, files=len(media), media_bytes=sum(e.size for e in media),
@@ -173,6 +178,8 @@ def restore_backup(path: Path, *, force: bool = False, check_only: bool = False,
         return RestoreResult(files=len(opened.media), seconds=time.perf_counter() - started, migrated=migrated)
     except (ArchiveError, DatabaseError) as exc:
         raise BackupError(f"{exc}. Nothing was changed.") from None
+    except django_db.Error as exc:
+        raise BackupError(f"cannot reach the site's database ({exc}). Nothing was changed.") from None
     finally:
         opened.close()
 
@@ -284,6 +291,11 @@ def _migrate_forward(connection: Any, say: Say) -> list[str]:
         return []
     names = [f"{migration.app_label}.{migration.name}" for migration, _backwards in plan]
     say(f"Applying {len(names)} migrations newer than the archive: {', '.join(names)}")
-    with contextlib.redirect_stdout(None):
+    try:
         call_command("migrate", interactive=False, verbosity=0, database=connection.alias)
+    except Exception as exc:  # the restore itself is done: say so, whatever stopped the migrations
+        raise BackupError(
+            f"the archive was restored, but applying the newer migrations failed ({exc}): fix the cause, then run "
+            "manage.py migrate"
+        ) from exc
     return names

@@ -406,3 +406,23 @@ def test_keep_deletes_only_the_oldest_archives(tmp_path, media_root):
     ]
     with pytest.raises(service.BackupError, match="already exists"):
         service.make_backup(folder, now=datetime(2026, 11, 4, 14, 20, tzinfo=UTC))
+
+
+def test_a_backup_folder_inside_the_media_folder_is_refused(media_root):
+    with pytest.raises(service.BackupError, match="inside the media folder"):
+        service.make_backup(media_root / "backups")
+    assert not (media_root / "backups").exists()
+
+
+def test_an_archive_of_an_older_release_is_restored_then_migrated_forward(tmp_path, _migrated_sqlite_template):
+    """A site one migration behind (as an archive from the release before would be):
+    restored as archived, then brought to this code's migrations."""
+    older = tmp_path / "older.sqlite3"
+    older.write_bytes(_migrated_sqlite_template.read_bytes())
+    site_env = base_env({"DATABASE_URL": f"sqlite:///{older}", "MEDIA_ROOT": str(tmp_path / "m1")})
+    manage("migrate", "ludo", "zero", "-v", "0", env=site_env)
+    manage("backup", "--dir", str(tmp_path / "b"), env=site_env)
+    restored_env = base_env({"DATABASE_URL": f"sqlite:///{tmp_path / 'new.sqlite3'}", "MEDIA_ROOT": str(tmp_path / "m2")})
+    said = manage("restore", str(next((tmp_path / "b").glob("*.tar"))), env=restored_env).stdout
+    assert "applied 1 newer migrations: ludo.0001_profile_language" in said
+    assert "[X] 0001_profile_language" in manage("showmigrations", "ludo", env=restored_env).stdout
