@@ -14,8 +14,9 @@ into <that name>_restored; both dropped and created again) it:
    wide, lines of text drawn in DejaVu Serif) and thumbnails; 300 covers;
 2. runs ``manage.py backup`` and ``manage.py restore`` (into a new database and
    an empty media folder) as an operator would, each timed from start to exit
-   (Django's start-up included), and checks the restored site: the same rows in
-   every table and the same bytes in every file.
+   (Django's start-up included; the command's own figure, its work alone, beside it),
+   and checks the restored site: the same rows in every table and the same bytes in
+   every file.
 
 It prints each step's figures, then a table (``--markdown``: for docs/performance.md).
 Not a test: the times depend on the machine and its load.
@@ -29,7 +30,9 @@ import hashlib
 import json
 import os
 import random
+import re
 import subprocess
+import tarfile
 import sys
 import tempfile
 import time
@@ -73,9 +76,9 @@ def measure(url: str, games: int) -> dict:
         built = json.loads(_timed([sys.executable, __file__, "--child", "build", "--games", str(games)], source)[1]
                            .strip().splitlines()[-1])
         print(f"  built in {time.perf_counter() - started:.0f} s: {built}", file=sys.stderr)
-        backup_s, said = _timed([sys.executable, "manage.py", "backup", "--dir", str(tmp / "backups")], source)
+        backup_s, backup_said = _timed([sys.executable, "manage.py", "backup", "--dir", str(tmp / "backups")], source)
         archive = next((tmp / "backups").glob("ludo-backup-*.tar"))
-        print(f"  backup: {said.strip()}", file=sys.stderr)
+        print(f"  backup: {backup_said.strip()}", file=sys.stderr)
         restore_s, said = _timed([sys.executable, "manage.py", "restore", str(archive)], target)
         print(f"  restore: {said.strip()}", file=sys.stderr)
         print(f"  wall times: backup {backup_s:.1f} s, restore {restore_s:.1f} s; archive "
@@ -87,12 +90,18 @@ def measure(url: str, games: int) -> dict:
             raise SystemExit(f"the restored site differs from the original: {differing[:10]}")
         if not url.startswith("sqlite"):
             fresh_postgres(restored_url)  # leave no copy of the bench's site behind
+        with tarfile.open(archive) as tar:
+            manifest = json.load(tar.extractfile("manifest.json"))
         return {
             "engine": "SQLite" if url.startswith("sqlite") else "PostgreSQL",
             **built,
             "backup_s": round(backup_s, 1),
             "restore_s": round(restore_s, 1),
+            "backup_work_s": float(re.search(r"in ([0-9.]+) s", backup_said).group(1)),
+            "restore_work_s": float(re.search(r"in ([0-9.]+) s", said).group(1)),
             "archive_mb": round(archive.stat().st_size / 1e6, 1),
+            "database_mb": round(manifest["database"]["size"] / 1e6, 1),
+            "database_unpacked_mb": round(manifest["database"].get("unpacked_size", manifest["database"]["size"]) / 1e6, 1),
             "identical": True,
         }
 
@@ -276,13 +285,15 @@ def main() -> None:
     for result in results:
         print(json.dumps(result))
     if args.markdown:
-        print("| Engine | Games | Bookings | Tables (moves) | Media files | Backup | Restore | Archive |")
+        print("| Engine | Games | Bookings | Tables (moves) | Media files | Backup: command (its work) | "
+              "Restore: command (its work) | Archive (database in it, unpacked) |")
         print("|---|---|---|---|---|---|---|---|")
         for r in results:
             print(f"| {r['engine']} | {r['games']} | {r['bookings']} in {r['sessions']} sessions | "
                   f"{r['tables']} ({r['actions']}) | {r['documents'] * (1 + 2 * r['pages'] // r['documents'])} "
-                  f"+ {r['covers']} covers, {r['media_mb']} MB | {r['backup_s']} s | {r['restore_s']} s | "
-                  f"{r['archive_mb']} MB |")
+                  f"+ {r['covers']} covers, {r['media_mb']} MB | {r['backup_s']} s ({r['backup_work_s']} s) | "
+                  f"{r['restore_s']} s ({r['restore_work_s']} s) | {r['archive_mb']} MB ({r['database_mb']} MB, "
+                  f"{r['database_unpacked_mb']} MB) |")
 
 
 if __name__ == "__main__":

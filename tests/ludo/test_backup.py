@@ -17,6 +17,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -44,6 +45,7 @@ from games.models import Table
 from games.ratings.models import Rating, RatingChange
 from ludo.backup import archive as backup_archive
 from ludo.backup import service
+from tests.conftest import require
 from tests.games.tables_helpers import guest, member
 from tests.games.tables_helpers import short_game as _short_game
 from tests.ludo import backup_helpers
@@ -71,6 +73,9 @@ def media_root(settings, tmp_path):
 def site(media_root, alice):
     """A small gîte: a catalogue with a cover, a copy and a scanned rulebook with page
     images; a session with bookings; a finished rated game, a game going on with chat."""
+    if connection.vendor == "postgresql":
+        require(all(shutil.which(t) for t in ("pg_dump", "pg_restore", "psql")),
+                "PostgreSQL's client programs (pg_dump, pg_restore, psql: apt install postgresql-client)")
     User = get_user_model()
     drumlin = Game.objects.create(title="Drumlin", min_players=2, max_players=2, engine_slug="drumlin", bgg_id=5012)
     drumlin.cover = SimpleUploadedFile("box.png", png("navy"), "image/png")
