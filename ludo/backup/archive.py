@@ -1,7 +1,7 @@
 """The backup archive: one uncompressed tar holding the database, the media files
 and a manifest that lists every member with its size and SHA-256.
 
-    manifest.json                 what the archive holds (see :func:`read_manifest`)
+    manifest.json                 what the archive holds (see ludo.backup.service._manifest)
     database/ludo.pgdump          pg_dump's custom format (compressed by pg_dump), or
     database/ludo.sqlite3.gz      the SQLite database from the online backup API, gzipped
     media/<path under MEDIA_ROOT> every regular file of the media folder, as it was
