@@ -46,7 +46,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ludo.client_ip import client_ip, scope_client_ip
+from ludo.client_ip import budget_ip, scope_budget_ip
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
@@ -262,13 +262,15 @@ def reset() -> None:
 # -- who and where ----------------------------------------------------------------------------
 
 def client_address(request: HttpRequest) -> str:
-    """The address a request comes from (ludo.client_ip: trusted proxies only)."""
-    return client_ip(request)
+    """The address a request is counted under (ludo.client_ip: trusted proxies only;
+    an IPv6 address as its whole /64, see ``budget_key``). Every per-address budget
+    keys on this, never on the raw address."""
+    return budget_ip(request)
 
 
 def scope_address(scope: dict[str, Any]) -> str:
-    """The address a socket comes from (ludo.client_ip, from its ASGI scope)."""
-    return scope_client_ip(scope)
+    """The address a socket is counted under (as :func:`client_address`, from its ASGI scope)."""
+    return scope_budget_ip(scope)
 
 
 def person_key(user_id: int | None, guest_key: str, address: str) -> str:
