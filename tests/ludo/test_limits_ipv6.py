@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from ludo import limits
 from ludo.account import mail_limits
-from ludo.client_ip import budget_key
+from ludo import client_ip
 from tests.conftest import PASSWORD
 
 NET = "2001:db8:1:2"  # one subscriber's /64
@@ -31,17 +31,17 @@ ELSEWHERE = "2001:db8:1:3::5"  # the next /64: another subscriber
 
 
 def test_an_ipv6_address_counts_as_its_slash_64_and_ipv4_as_itself(settings):
-    assert budget_key(neighbour(1)) == budget_key(neighbour(999)) == f"{NET}::"
-    assert budget_key(ELSEWHERE) == "2001:db8:1:3::"
-    assert budget_key("203.0.113.9") == "203.0.113.9"
+    assert client_ip.budget_key(neighbour(1)) == client_ip.budget_key(neighbour(999)) == f"{NET}::"
+    assert client_ip.budget_key(ELSEWHERE) == "2001:db8:1:3::"
+    assert client_ip.budget_key("203.0.113.9") == "203.0.113.9"
     # IPv4-mapped IPv6 (a dual-stack socket) is the IPv4 address, never a /64 of them.
-    assert budget_key("::ffff:203.0.113.9") == "203.0.113.9"
-    assert budget_key("::ffff:203.0.113.10") != budget_key("::ffff:203.0.113.9")
-    assert budget_key("") == ""
+    assert client_ip.budget_key("::ffff:203.0.113.9") == "203.0.113.9"
+    assert client_ip.budget_key("::ffff:203.0.113.10") != client_ip.budget_key("::ffff:203.0.113.9")
+    assert client_ip.budget_key("") == ""
     settings.LUDO_IPV6_PREFIX = 128
-    assert budget_key(neighbour(1)) != budget_key(neighbour(2))
+    assert client_ip.budget_key(neighbour(1)) != client_ip.budget_key(neighbour(2))
     settings.LUDO_IPV6_PREFIX = 48
-    assert budget_key(ELSEWHERE) == budget_key(neighbour(1)) == "2001:db8:1::"
+    assert client_ip.budget_key(ELSEWHERE) == client_ip.budget_key(neighbour(1)) == "2001:db8:1::"
 
 
 def test_requests_and_sockets_are_counted_under_the_group():
