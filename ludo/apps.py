@@ -10,6 +10,7 @@ class LudoConfig(AppConfig):
         from django.urls import register_converter
         from django.urls.converters import get_converters
 
+        from ludo import checks  # noqa: F401 (registers the deploy checks)
         from ludo.accounts import sync_hosts_group
         from ludo.converters import NumberConverter
 
