@@ -30,6 +30,7 @@ there); ``LUDO_RATE_LIMITS_ENABLED = False`` lifts every limit (benchmarks).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import math
 import secrets
@@ -139,26 +140,47 @@ class Verdict:
 
 ALLOWED = Verdict(True)
 
-# One sorted set per scope and key: members are hits, scores Redis's time. Atomic,
-# and one clock for every process.
+# Any number of checks in one atomic call, on Redis's own clock (one clock for every
+# process): for each key, one sorted set of hits (unique members, scored by time).
+# ARGV holds (period, limit, member) for each key, in order; the answer holds
+# (allowed, wait) for each. A key asked twice in one call is counted twice, in turn.
 _SCRIPT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local period = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - period)
-if redis.call('ZCARD', KEYS[1]) >= limit then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return {0, tostring(tonumber(oldest[2]) + period - now)}
+local out = {}
+for i, key in ipairs(KEYS) do
+  local period = tonumber(ARGV[3 * i - 2])
+  local limit = tonumber(ARGV[3 * i - 1])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - period)
+  if redis.call('ZCARD', key) >= limit then
+    local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    out[2 * i - 1] = 0
+    out[2 * i] = tostring(tonumber(oldest[2]) + period - now)
+  else
+    redis.call('ZADD', key, now, ARGV[3 * i])
+    redis.call('PEXPIRE', key, math.ceil(period * 1000))
+    out[2 * i - 1] = 1
+    out[2 * i] = '0'
+  end
 end
-redis.call('ZADD', KEYS[1], now, ARGV[3])
-redis.call('PEXPIRE', KEYS[1], math.ceil(period * 1000))
-return {1, '0'}
+return out
 """
+
+# Redis clients: bounded pools that wait for a free connection instead of failing
+# (redis-py's default raises "Too many connections" past 100, and the limiter then let
+# everything through). Sockets need one connection per event loop (see _Batcher).
+POOL_SIZE = 16  # sync checks (HTTP views) waiting at once per process
+POOL_WAIT = 2.0  # seconds a check waits for a connection before Redis counts as down
+SOCKET_TIMEOUT = 2.0
+OUTAGE_RETRY = 1.0  # seconds after a Redis failure before Redis is asked again
+OUTAGE_LOG_INTERVAL = 60.0  # at most one warning per this many seconds while Redis is down
 
 _memory: dict[tuple[str, int, float], KeyedLimits] = {}
 _sync_script: Any = None
-_async_scripts: dict[int, tuple[Any, Any]] = {}  # id(event loop) -> (loop, script)
+_batchers: dict[int, _Batcher] = {}  # id(event loop) -> its batcher
+_denied: dict[str, float] = {}  # Redis key -> monotonic time until which Redis refuses it
+_members = itertools.count()
+_PROCESS = secrets.token_hex(4)
 
 
 def enabled() -> bool:
@@ -173,9 +195,8 @@ def _redis_key(scope: str, key: str) -> str:
     return f"{getattr(settings, 'CHANNELS_PREFIX', 'ludo')}:limit:{scope}:{key}"
 
 
-def _verdict(answer: Any) -> Verdict:
-    allowed, wait = answer
-    return ALLOWED if int(allowed) else Verdict(False, max(0.0, float(wait)))
+def _member() -> str:
+    return f"{_PROCESS}:{next(_members)}"
 
 
 def _memory_allow(scope: str, key: str, limit: int, period: float) -> Verdict:
@@ -196,30 +217,173 @@ def _checked(rate: Rate | None) -> tuple[int, float] | None:
     return limit, period
 
 
+# -- when Redis is down -----------------------------------------------------------------------
+
+class _Outage:
+    """Redis down or unreachable: the choice is neither "fail open" (a flood passes
+    while Redis is away: that is how the limiter let bursts through) nor "fail
+    closed" (a Redis restart would refuse every player's move). Each process counts
+    in its own memory instead: every budget still holds per process (a site of N
+    processes lets through at most N times a budget while Redis is away). Redis is
+    asked again every ``OUTAGE_RETRY`` seconds, not on every check; one warning per
+    ``OUTAGE_LOG_INTERVAL`` says so, with the checks counted locally since."""
+
+    def __init__(self) -> None:
+        self.retry_at = 0.0
+        self.logged_at = -math.inf
+        self.local_checks = 0
+        self.down = False
+
+    def redis_usable(self) -> bool:
+        return not self.down or time.monotonic() >= self.retry_at
+
+    def failed(self, error: BaseException) -> None:
+        now = time.monotonic()
+        self.retry_at = now + OUTAGE_RETRY
+        self.down = True
+        if now - self.logged_at >= OUTAGE_LOG_INTERVAL:
+            log.warning("rate limits counted in this process's memory: Redis failed (%s: %s); %d checks "
+                        "counted locally since the last warning", type(error).__name__, error, self.local_checks)
+            self.logged_at = now
+            self.local_checks = 0
+
+    def recovered(self) -> None:
+        if self.down:
+            self.down = False
+            log.warning("rate limits counted in Redis again")
+
+    def local(self, scope: str, key: str, limit: int, period: float) -> Verdict:
+        self.local_checks += 1
+        return _memory_allow(scope, key, limit, period)
+
+
+_outage = _Outage()
+
+
+def _denied_for(redis_key: str) -> Verdict | None:
+    """A refusal Redis gave lately still stands until its wait is over: answered here,
+    with no round trip (a flood from one key costs Redis one check per wait)."""
+    until = _denied.get(redis_key)
+    if until is None:
+        return None
+    wait = until - time.monotonic()
+    if wait > 0:
+        return Verdict(False, wait)
+    del _denied[redis_key]
+    return None
+
+
+def _remember(redis_key: str, verdict: Verdict) -> Verdict:
+    if not verdict.allowed:
+        if len(_denied) > 50_000:
+            _denied.clear()
+        _denied[redis_key] = time.monotonic() + verdict.retry_after
+    return verdict
+
+
+def _verdicts(answer: Any) -> list[Verdict]:
+    return [ALLOWED if int(answer[i]) else Verdict(False, max(0.0, float(answer[i + 1])))
+            for i in range(0, len(answer), 2)]
+
+
+# -- the checks -------------------------------------------------------------------------------
+
 def allow(scope: str, key: str, rate: Rate | None) -> Verdict:
-    """Count one ``scope`` hit for ``key`` unless it is over ``rate``; None: no limit."""
+    """Count one ``scope`` hit for ``key`` unless it is over ``rate``; None: no limit.
+    From a thread (HTTP views): one round trip to Redis (when it is configured)."""
     checked = _checked(rate)
     if checked is None or not key:
         return ALLOWED
     limit, period = checked
     url = _redis_url()
-    if not url:
-        return _memory_allow(scope, key, limit, period)
+    if not url or not _outage.redis_usable():
+        return _outage.local(scope, key, limit, period) if url else _memory_allow(scope, key, limit, period)
+    redis_key = _redis_key(scope, key)
+    refused = _denied_for(redis_key)
+    if refused is not None:
+        return refused
     global _sync_script
     try:
         if _sync_script is None:
             import redis
 
-            _sync_script = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5).register_script(_SCRIPT)
-        return _verdict(_sync_script(keys=[_redis_key(scope, key)], args=[period, limit, secrets.token_hex(8)]))
-    except Exception:
-        # A limiter must not take the site down with Redis: let the request through.
-        log.warning("rate limit %s not checked: Redis failed", scope, exc_info=True)
-        return ALLOWED
+            pool = redis.BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE, timeout=POOL_WAIT,
+                                                         socket_connect_timeout=SOCKET_TIMEOUT,
+                                                         socket_timeout=SOCKET_TIMEOUT)
+            _sync_script = redis.Redis(connection_pool=pool).register_script(_SCRIPT)
+        verdict = _verdicts(_sync_script(keys=[redis_key], args=[period, limit, _member()]))[0]
+    except Exception as error:
+        _outage.failed(error)
+        return _outage.local(scope, key, limit, period)
+    _outage.recovered()
+    return _remember(redis_key, verdict)
+
+
+class _Batcher:
+    """The checks of one event loop (a server process's sockets), sent to Redis
+    together: every check asked while a round trip is under way waits for the next
+    one, and that one carries them all in one call of the script. A burst of N
+    messages costs a few round trips, not N, on one connection, and every hit is
+    still counted in Redis before it is allowed (the budgets stay exact across
+    processes)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, url: str) -> None:
+        from redis import asyncio as aioredis
+
+        self.loop = loop
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=2, timeout=POOL_WAIT,
+                                                        socket_connect_timeout=SOCKET_TIMEOUT,
+                                                        socket_timeout=SOCKET_TIMEOUT)
+        self.script = aioredis.Redis(connection_pool=pool).register_script(_SCRIPT)
+        self.waiting: list[tuple[str, str, str, int, float, asyncio.Future[Verdict]]] = []
+        self.sending = False
+
+    def check(self, scope: str, key: str, redis_key: str, limit: int, period: float) -> asyncio.Future[Verdict]:
+        future: asyncio.Future[Verdict] = self.loop.create_future()
+        self.waiting.append((scope, key, redis_key, limit, period, future))
+        if not self.sending:
+            self.sending = True
+            self.loop.create_task(self._send())
+        return future
+
+    async def _send(self) -> None:
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting, []
+                args: list[Any] = []
+                for _scope, _key, _redis_key, limit, period, _future in batch:
+                    args += (period, limit, _member())
+                try:
+                    if not _outage.redis_usable():
+                        raise ConnectionError("waiting before asking Redis again")
+                    verdicts = _verdicts(await self.script(keys=[entry[2] for entry in batch], args=args))
+                    _outage.recovered()
+                except Exception as error:
+                    if _outage.redis_usable():
+                        _outage.failed(error)
+                    verdicts = [_outage.local(scope, key, limit, period)
+                                for scope, key, _redis_key, limit, period, _future in batch]
+                for (_scope, _key, redis_key, _limit, _period, future), verdict in zip(batch, verdicts):
+                    if not future.done():
+                        future.set_result(_remember(redis_key, verdict))
+        finally:
+            self.sending = False
+
+
+def _batcher(url: str) -> _Batcher:
+    loop = asyncio.get_running_loop()
+    batcher = _batchers.get(id(loop))
+    if batcher is None or batcher.loop is not loop:
+        for ident, old in list(_batchers.items()):
+            if old.loop.is_closed():
+                del _batchers[ident]
+        batcher = _batchers[id(loop)] = _Batcher(loop, url)
+    return batcher
 
 
 async def aallow(scope: str, key: str, rate: Rate | None) -> Verdict:
-    """:func:`allow` for the event loop (sockets): no thread hop, Redis's asyncio client."""
+    """:func:`allow` for the event loop (sockets): no thread hop; the checks of a
+    process's sockets share their round trips to Redis (:class:`_Batcher`)."""
     checked = _checked(rate)
     if checked is None or not key:
         return ALLOWED
@@ -227,36 +391,34 @@ async def aallow(scope: str, key: str, rate: Rate | None) -> Verdict:
     url = _redis_url()
     if not url:
         return _memory_allow(scope, key, limit, period)
-    loop = asyncio.get_running_loop()
-    try:
-        entry = _async_scripts.get(id(loop))
-        if entry is None or entry[0] is not loop:
-            from redis import asyncio as aioredis
-
-            client = aioredis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
-            entry = _async_scripts[id(loop)] = (loop, client.register_script(_SCRIPT))
-        answer = await entry[1](keys=[_redis_key(scope, key)], args=[period, limit, secrets.token_hex(8)])
-        return _verdict(answer)
-    except Exception:
-        log.warning("rate limit %s not checked: Redis failed", scope, exc_info=True)
-        return ALLOWED
+    redis_key = _redis_key(scope, key)
+    refused = _denied_for(redis_key)
+    if refused is not None:
+        return refused
+    return await _batcher(url).check(scope, key, redis_key, limit, period)
 
 
 def reset() -> None:
     """Forget every count (tests): this process's memory, and this prefix's Redis keys."""
-    global _sync_script
+    global _sync_script, _outage
     _memory.clear()
-    _async_scripts.clear()
+    _batchers.clear()
+    _denied.clear()
     _sync_script = None
+    _outage = _Outage()
     url = _redis_url()
     if url:
         import redis
 
-        client = redis.Redis.from_url(url)
-        keys = list(client.scan_iter(match=_redis_key("*", "*"), count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
+        client = redis.Redis.from_url(url, socket_connect_timeout=SOCKET_TIMEOUT, socket_timeout=SOCKET_TIMEOUT)
+        try:
+            keys = list(client.scan_iter(match=_redis_key("*", "*"), count=1000))
+            if keys:
+                client.delete(*keys)
+        except redis.ConnectionError:
+            pass  # Redis down: nothing there to forget
+        finally:
+            client.close()
 
 
 # -- who and where ----------------------------------------------------------------------------
