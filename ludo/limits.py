@@ -9,8 +9,18 @@ Where the counts live:
 
 - with ``REDIS_URL`` set, in Redis (one sorted set per scope and key, updated
   by one Lua script on Redis's own clock), so every server process counts the
-  same hits;
+  same hits, exactly: every hit is counted in Redis before it is allowed, with no
+  batching overshoot. The sockets' checks (:func:`aallow`) of one process share
+  their round trips: all those asked while one is under way go in the next, as one
+  call of the script on one connection (a burst of 500 moves costs a few round
+  trips, not 500). A refusal is remembered until its wait is over and answered
+  without Redis. Pools are bounded and wait for a connection instead of failing.
+  When Redis fails, each process counts in its own memory (neither open nor
+  closed: see :class:`_Outage`), and says so at most once a minute;
 - otherwise in this process's memory (the embedded default has one process).
+
+Every address is counted under its budget key (ludo.client_ip: an IPv6 address
+with its whole /64): :func:`client_address` and :func:`scope_address` give it.
 
 For views, :func:`rate_limited` checks a scope per person and per address and
 answers 429 with ``Retry-After`` (JSON under /api/, an HTML page elsewhere):
