@@ -9,12 +9,15 @@ Where the counts live:
 
 - with ``REDIS_URL`` set, in Redis (one sorted set per scope and key, updated
   by one Lua script on Redis's own clock), so every server process counts the
-  same hits, exactly: every hit is counted in Redis before it is allowed, with no
-  batching overshoot. The sockets' checks (:func:`aallow`) of one process share
-  their round trips: all those asked while one is under way go in the next, as one
-  call of the script on one connection (a burst of 500 moves costs a few round
-  trips, not 500). A refusal is remembered until its wait is over and answered
-  without Redis. Pools are bounded and wait for a connection instead of failing.
+  same hits, and never more than a budget: every hit is counted in Redis before
+  it is allowed. The sockets' checks (:func:`aallow`) cost almost nothing: a
+  check leases a few slots of a large budget at once (:func:`lease_terms`: 10 of
+  the 200 messages per 20 s) and the next checks of that person in this process
+  spend them without a round trip; and the round trips of a process's sockets
+  are shared: all the checks asked while one is under way go in the next, as
+  one call of the script on one connection (a burst of 500 moves costs a few
+  round trips, not 500). A refusal is remembered until its wait is over and
+  answered without Redis. Pools are bounded and wait for a connection instead of failing.
   When Redis fails, each process counts in its own memory (neither open nor
   closed: see :class:`_Outage`), and says so at most once a minute;
 - otherwise in this process's memory (the embedded default has one process).
@@ -152,24 +155,33 @@ ALLOWED = Verdict(True)
 
 # Any number of checks in one atomic call, on Redis's own clock (one clock for every
 # process): for each key, one sorted set of hits (unique members, scored by time).
-# ARGV holds (period, limit, member) for each key, in order; the answer holds
-# (allowed, wait) for each. A key asked twice in one call is counted twice, in turn.
+# ARGV holds (period, limit, wanted, lease, member) for each key, in order: up to
+# ``wanted`` slots are granted at once (never past the limit), each scored ``lease``
+# seconds ahead, at the latest moment it may be used (see _Leases). The answer holds
+# (granted, wait) for each key. A key asked twice in one call is counted twice, in turn.
 _SCRIPT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local out = {}
 for i, key in ipairs(KEYS) do
-  local period = tonumber(ARGV[3 * i - 2])
-  local limit = tonumber(ARGV[3 * i - 1])
+  local base = 5 * (i - 1)
+  local period = tonumber(ARGV[base + 1])
+  local limit = tonumber(ARGV[base + 2])
+  local wanted = tonumber(ARGV[base + 3])
+  local lease = tonumber(ARGV[base + 4])
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - period)
-  if redis.call('ZCARD', key) >= limit then
+  local free = limit - redis.call('ZCARD', key)
+  if free <= 0 then
     local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
     out[2 * i - 1] = 0
     out[2 * i] = tostring(tonumber(oldest[2]) + period - now)
   else
-    redis.call('ZADD', key, now, ARGV[3 * i])
-    redis.call('PEXPIRE', key, math.ceil(period * 1000))
-    out[2 * i - 1] = 1
+    local granted = math.min(wanted, free)
+    for j = 1, granted do
+      redis.call('ZADD', key, now + lease, ARGV[base + 5] .. ':' .. j)
+    end
+    redis.call('PEXPIRE', key, math.ceil((period + lease) * 1000))
+    out[2 * i - 1] = granted
     out[2 * i] = '0'
   end
 end
@@ -189,6 +201,7 @@ _memory: dict[tuple[str, int, float], KeyedLimits] = {}
 _sync_script: Any = None
 _batchers: dict[int, _Batcher] = {}  # id(event loop) -> its batcher
 _denied: dict[str, float] = {}  # Redis key -> monotonic time until which Redis refuses it
+_leases: dict[str, list[float]] = {}  # Redis key -> [slots left, monotonic time they lapse]
 _members = itertools.count()
 _PROCESS = secrets.token_hex(4)
 
@@ -291,9 +304,53 @@ def _remember(redis_key: str, verdict: Verdict) -> Verdict:
     return verdict
 
 
-def _verdicts(answer: Any) -> list[Verdict]:
-    return [ALLOWED if int(answer[i]) else Verdict(False, max(0.0, float(answer[i + 1])))
-            for i in range(0, len(answer), 2)]
+def _granted(answer: Any) -> list[tuple[int, float]]:
+    """The script's answer as (slots granted, seconds to wait when none) per key."""
+    return [(int(answer[i]), max(0.0, float(answer[i + 1]))) for i in range(0, len(answer), 2)]
+
+
+# -- leases: the sockets' checks without a round trip -----------------------------------------
+
+LEASE_SLOTS = 10  # at most this many slots per lease, and at most a twentieth of the budget
+
+
+def lease_terms(limit: int, period: float) -> tuple[int, float]:
+    """How many slots a socket check asks Redis for at once, and for how long they
+    may be spent (seconds): a twentieth of the budget (at most ``LEASE_SLOTS``; 1,
+    no lease, for small budgets such as chat's 20), for half its period.
+
+    Exact across processes, never over: Redis counts a leased slot from the moment
+    it is granted and scores it at the last moment it may be spent (``lease``
+    seconds ahead), so it stays in every window that could hold its real use. The
+    price is the other way: slots leased and not spent before they lapse are lost
+    for the rest of the window (at most ``slots - 1`` per process and key: 9 of the
+    sockets' 200 per 20 s)."""
+    slots = max(1, min(LEASE_SLOTS, limit // 20))
+    return slots, (period if slots > 1 else 0.0)
+
+
+def _spend_lease(redis_key: str) -> bool:
+    lease = _leases.get(redis_key)
+    if lease is None:
+        return False
+    if lease[0] >= 1 and time.monotonic() < lease[1]:
+        lease[0] -= 1
+        return True
+    del _leases[redis_key]
+    return False
+
+
+def _keep_lease(redis_key: str, slots: int, lapses_at: float) -> None:
+    if slots <= 0:
+        return
+    if len(_leases) > 50_000:
+        _leases.clear()
+    lease = _leases.get(redis_key)
+    if lease is not None and time.monotonic() < lease[1]:
+        lease[0] += slots
+        lease[1] = min(lease[1], lapses_at)
+    else:
+        _leases[redis_key] = [slots, lapses_at]
 
 
 # -- the checks -------------------------------------------------------------------------------
@@ -321,7 +378,8 @@ def allow(scope: str, key: str, rate: Rate | None) -> Verdict:
                                                          socket_connect_timeout=SOCKET_TIMEOUT,
                                                          socket_timeout=SOCKET_TIMEOUT)
             _sync_script = redis.Redis(connection_pool=pool).register_script(_SCRIPT)
-        verdict = _verdicts(_sync_script(keys=[redis_key], args=[period, limit, _member()]))[0]
+        granted, wait = _granted(_sync_script(keys=[redis_key], args=[period, limit, 1, 0, _member()]))[0]
+        verdict = ALLOWED if granted else Verdict(False, wait)
     except Exception as error:
         _outage.failed(error)
         return _outage.local(scope, key, limit, period)
@@ -349,6 +407,8 @@ class _Batcher:
         self.sending = False
 
     def check(self, scope: str, key: str, redis_key: str, limit: int, period: float) -> asyncio.Future[Verdict]:
+        """A future verdict; the hit is counted in Redis (with a lease, see
+        :func:`lease_terms`) before the future says it is allowed."""
         future: asyncio.Future[Verdict] = self.loop.create_future()
         self.waiting.append((scope, key, redis_key, limit, period, future))
         if not self.sending:
@@ -361,21 +421,35 @@ class _Batcher:
             while self.waiting:
                 batch, self.waiting = self.waiting, []
                 args: list[Any] = []
+                lapses: list[float] = []
+                sent_at = time.monotonic()
                 for _scope, _key, _redis_key, limit, period, _future in batch:
-                    args += (period, limit, _member())
+                    slots, lease = lease_terms(limit, period)
+                    args += (period, limit, slots, lease, _member())
+                    lapses.append(sent_at + lease)
                 try:
                     if not _outage.redis_usable():
                         raise ConnectionError("waiting before asking Redis again")
-                    verdicts = _verdicts(await self.script(keys=[entry[2] for entry in batch], args=args))
+                    answers = _granted(await self.script(keys=[entry[2] for entry in batch], args=args))
                     _outage.recovered()
                 except Exception as error:
                     if _outage.redis_usable():
                         _outage.failed(error)
-                    verdicts = [_outage.local(scope, key, limit, period)
-                                for scope, key, _redis_key, limit, period, _future in batch]
-                for (_scope, _key, redis_key, _limit, _period, future), verdict in zip(batch, verdicts):
+                    for scope, key, _redis_key, limit, period, future in batch:
+                        if not future.done():
+                            future.set_result(_outage.local(scope, key, limit, period))
+                    continue
+                for (_scope, _key, redis_key, _limit, _period, future), (granted, wait), lapses_at in zip(
+                        batch, answers, lapses):
+                    if granted:
+                        _keep_lease(redis_key, granted - 1, lapses_at)
+                        verdict = ALLOWED
+                    elif _spend_lease(redis_key):  # an earlier check of this batch leased enough for both
+                        verdict = ALLOWED
+                    else:
+                        verdict = _remember(redis_key, Verdict(False, wait))
                     if not future.done():
-                        future.set_result(_remember(redis_key, verdict))
+                        future.set_result(verdict)
         finally:
             self.sending = False
 
@@ -402,6 +476,8 @@ async def aallow(scope: str, key: str, rate: Rate | None) -> Verdict:
     if not url:
         return _memory_allow(scope, key, limit, period)
     redis_key = _redis_key(scope, key)
+    if _spend_lease(redis_key):
+        return ALLOWED
     refused = _denied_for(redis_key)
     if refused is not None:
         return refused
@@ -414,6 +490,7 @@ def reset() -> None:
     _memory.clear()
     _batchers.clear()
     _denied.clear()
+    _leases.clear()
     _sync_script = None
     _outage = _Outage()
     url = _redis_url()
