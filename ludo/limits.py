@@ -387,13 +387,16 @@ def allow(scope: str, key: str, rate: Rate | None) -> Verdict:
     return _remember(redis_key, verdict)
 
 
+Check = tuple[str, str, str, int, float]  # scope, key, Redis key, limit, period
+
+
 class _Batcher:
     """The checks of one event loop (a server process's sockets), sent to Redis
-    together: every check asked while a round trip is under way waits for the next
-    one, and that one carries them all in one call of the script. A burst of N
-    messages costs a few round trips, not N, on one connection, and every hit is
-    still counted in Redis before it is allowed (the budgets stay exact across
-    processes)."""
+    together: a check asked while no round trip is under way goes at once, in the
+    asker's own task; every check asked while one is under way waits for the next
+    round trip, and that one carries them all in one call of the script. A burst of
+    N messages costs a few round trips, not N, on one connection, and every hit is
+    still counted in Redis before it is allowed (the budgets hold across processes)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, url: str) -> None:
         from redis import asyncio as aioredis
@@ -403,55 +406,63 @@ class _Batcher:
                                                         socket_connect_timeout=SOCKET_TIMEOUT,
                                                         socket_timeout=SOCKET_TIMEOUT)
         self.script = aioredis.Redis(connection_pool=pool).register_script(_SCRIPT)
-        self.waiting: list[tuple[str, str, str, int, float, asyncio.Future[Verdict]]] = []
+        self.waiting: list[tuple[Check, asyncio.Future[Verdict]]] = []
         self.sending = False
 
-    def check(self, scope: str, key: str, redis_key: str, limit: int, period: float) -> asyncio.Future[Verdict]:
-        """A future verdict; the hit is counted in Redis (with a lease, see
-        :func:`lease_terms`) before the future says it is allowed."""
-        future: asyncio.Future[Verdict] = self.loop.create_future()
-        self.waiting.append((scope, key, redis_key, limit, period, future))
-        if not self.sending:
-            self.sending = True
-            self.loop.create_task(self._send())
-        return future
+    async def check(self, check: Check) -> Verdict:
+        """The verdict; the hit is counted in Redis (with a lease, see
+        :func:`lease_terms`) before it says allowed."""
+        if self.sending:
+            future: asyncio.Future[Verdict] = self.loop.create_future()
+            self.waiting.append((check, future))
+            return await future
+        self.sending = True
+        try:
+            return (await self._round_trip([check]))[0]
+        finally:
+            if self.waiting:
+                self.loop.create_task(self._send_waiting())
+            else:
+                self.sending = False
 
-    async def _send(self) -> None:
+    async def _send_waiting(self) -> None:
         try:
             while self.waiting:
                 batch, self.waiting = self.waiting, []
-                args: list[Any] = []
-                lapses: list[float] = []
-                sent_at = time.monotonic()
-                for _scope, _key, _redis_key, limit, period, _future in batch:
-                    slots, lease = lease_terms(limit, period)
-                    args += (period, limit, slots, lease, _member())
-                    lapses.append(sent_at + lease)
-                try:
-                    if not _outage.redis_usable():
-                        raise ConnectionError("waiting before asking Redis again")
-                    answers = _granted(await self.script(keys=[entry[2] for entry in batch], args=args))
-                    _outage.recovered()
-                except Exception as error:
-                    if _outage.redis_usable():
-                        _outage.failed(error)
-                    for scope, key, _redis_key, limit, period, future in batch:
-                        if not future.done():
-                            future.set_result(_outage.local(scope, key, limit, period))
-                    continue
-                for (_scope, _key, redis_key, _limit, _period, future), (granted, wait), lapses_at in zip(
-                        batch, answers, lapses):
-                    if granted:
-                        _keep_lease(redis_key, granted - 1, lapses_at)
-                        verdict = ALLOWED
-                    elif _spend_lease(redis_key):  # an earlier check of this batch leased enough for both
-                        verdict = ALLOWED
-                    else:
-                        verdict = _remember(redis_key, Verdict(False, wait))
+                verdicts = await self._round_trip([check for check, _future in batch])
+                for (_check, future), verdict in zip(batch, verdicts):
                     if not future.done():
                         future.set_result(verdict)
         finally:
             self.sending = False
+
+    async def _round_trip(self, batch: list[Check]) -> list[Verdict]:
+        args: list[Any] = []
+        lapses: list[float] = []
+        sent_at = time.monotonic()
+        for _scope, _key, _redis_key, limit, period in batch:
+            slots, lease = lease_terms(limit, period)
+            args += (period, limit, slots, lease, _member())
+            lapses.append(sent_at + lease)
+        try:
+            if not _outage.redis_usable():
+                raise ConnectionError("waiting before asking Redis again")
+            answers = _granted(await self.script(keys=[check[2] for check in batch], args=args))
+            _outage.recovered()
+        except Exception as error:
+            if _outage.redis_usable():
+                _outage.failed(error)
+            return [_outage.local(scope, key, limit, period) for scope, key, _redis_key, limit, period in batch]
+        verdicts = []
+        for (_scope, _key, redis_key, _limit, _period), (granted, wait), lapses_at in zip(batch, answers, lapses):
+            if granted:
+                _keep_lease(redis_key, granted - 1, lapses_at)
+                verdicts.append(ALLOWED)
+            elif _spend_lease(redis_key):  # an earlier check of this batch leased enough for both
+                verdicts.append(ALLOWED)
+            else:
+                verdicts.append(_remember(redis_key, Verdict(False, wait)))
+        return verdicts
 
 
 def _batcher(url: str) -> _Batcher:
@@ -481,7 +492,7 @@ async def aallow(scope: str, key: str, rate: Rate | None) -> Verdict:
     refused = _denied_for(redis_key)
     if refused is not None:
         return refused
-    return await _batcher(url).check(scope, key, redis_key, limit, period)
+    return await _batcher(url).check((scope, key, redis_key, limit, period))
 
 
 def reset() -> None:
