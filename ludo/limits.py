@@ -330,23 +330,34 @@ def lease_terms(limit: int, period: float) -> tuple[int, float]:
 
 
 def _spend_lease(redis_key: str) -> bool:
+    """One slot of this process's lease on ``redis_key``, if it holds one. A spent or
+    lapsed lease stays as [0, ...]: the key was seen lately, its next check leases."""
     lease = _leases.get(redis_key)
-    if lease is None:
+    if lease is None or lease[0] < 1:
         return False
-    if lease[0] >= 1 and time.monotonic() < lease[1]:
+    if time.monotonic() < lease[1]:
         lease[0] -= 1
         return True
-    del _leases[redis_key]
+    lease[0] = 0
     return False
+
+
+def _slots_wanted(redis_key: str, limit: int, period: float) -> tuple[int, float]:
+    """:func:`lease_terms`, for a key this process checked lately; a key seen for the
+    first time asks for its one slot only (most keys send one message and go)."""
+    if redis_key not in _leases:
+        if len(_leases) > 50_000:
+            _leases.clear()
+        _leases[redis_key] = [0, 0.0]
+        return 1, 0.0
+    return lease_terms(limit, period)
 
 
 def _keep_lease(redis_key: str, slots: int, lapses_at: float) -> None:
     if slots <= 0:
         return
-    if len(_leases) > 50_000:
-        _leases.clear()
     lease = _leases.get(redis_key)
-    if lease is not None and time.monotonic() < lease[1]:
+    if lease is not None and lease[0] >= 1 and time.monotonic() < lease[1]:
         lease[0] += slots
         lease[1] = min(lease[1], lapses_at)
     else:
@@ -440,8 +451,8 @@ class _Batcher:
         args: list[Any] = []
         lapses: list[float] = []
         sent_at = time.monotonic()
-        for _scope, _key, _redis_key, limit, period in batch:
-            slots, lease = lease_terms(limit, period)
+        for _scope, _key, redis_key, limit, period in batch:
+            slots, lease = _slots_wanted(redis_key, limit, period)
             args += (period, limit, slots, lease, _member())
             lapses.append(sent_at + lease)
         try:
