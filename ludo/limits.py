@@ -292,7 +292,7 @@ def _denied_for(redis_key: str) -> Verdict | None:
     wait = until - time.monotonic()
     if wait > 0:
         return Verdict(False, wait)
-    del _denied[redis_key]
+    _denied.pop(redis_key, None)  # another thread may have dropped it first
     return None
 
 
