@@ -73,6 +73,7 @@ test: venv-test
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/engines.py
+	$(BIN)/python bench/limits.py
 
 # msgids are English; fill the French msgstr, leave the English ones empty, then
 # `make compilemessages` and commit the .po and .mo files (tests/test_translations.py).

@@ -301,11 +301,12 @@ def quick(request: HttpRequest) -> HttpResponse:
         rules = _form_rules(request)
         level = request.POST.get("level", services.DEFAULT_BOT_LEVEL)
         seats = _quick_seats(request, rules)
-        named = ensure_guest_name(request)
-        who = services.Who.from_request(request)
-        refusal = ratelimit.http_over(request, who, "table-create")
+        # The budget before anything is written (a new visitor counts as its address).
+        refusal = ratelimit.http_over(request, services.Who.from_request(request), "table-create")
         if refusal is not None:
             return refusal
+        named = ensure_guest_name(request)
+        who = services.Who.from_request(request)
         table = services.quick_game(who, rules.slug, level, seats)
     except TableError as exc:
         return _refused(request, exc, game)

@@ -7,11 +7,11 @@ class LudoConfig(AppConfig):
     verbose_name = "Ludo"
 
     def ready(self) -> None:
+        from django.contrib.auth import get_user_model
         from django.urls import register_converter
         from django.urls.converters import get_converters
 
-        from django.contrib.auth import get_user_model
-
+        from ludo import checks  # noqa: F401 (registers the deploy checks)
         from ludo.accounts import remember_name_skeleton, sync_hosts_group
         from ludo.converters import NumberConverter
 

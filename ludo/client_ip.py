@@ -12,8 +12,20 @@ daphne must run *without* ``--proxy-headers``: that option replaces the socket
 peer with the leftmost (client-written) ``X-Forwarded-For`` entry before this
 module can see the real peer.
 
-    client_ip(request)        # Django HttpRequest (HTTP views, django-axes)
-    scope_client_ip(scope)    # ASGI scope (WebSocket consumers)
+    client_ip(request)        # Django HttpRequest: the address itself
+    scope_client_ip(scope)    # ASGI scope (WebSocket consumers): the address itself
+
+Every per-address budget (rate limits, login throttling, guest tokens, booking
+forms, living-room codes, account emails, sockets) counts an address's *group*,
+not the address: one IPv6 subscriber usually holds a whole /64 and can pick a
+fresh address in it for every request, so an IPv6 address counts under its
+``LUDO_IPV6_PREFIX`` network (default 64; 128 counts each address apart), named
+by that network's first address (``2001:db8:1:2::``, still a valid address for
+django-axes' column). IPv4 addresses (and IPv4-mapped IPv6 ones) count alone:
+
+    budget_ip(request)        # the group of client_ip(request) (django-axes too)
+    scope_budget_ip(scope)    # the group of scope_client_ip(scope)
+    budget_key("2001:db8:1:2:aa::9") == "2001:db8:1:2::"
 """
 
 from __future__ import annotations
@@ -102,6 +114,26 @@ def resolve(peer: str | None, forwarded_for: str | None, networks: tuple[Network
     return str(client)
 
 
+def ipv6_prefix() -> int:
+    """The settings' LUDO_IPV6_PREFIX (read at each call, so test overrides apply)."""
+    prefix = int(getattr(settings, "LUDO_IPV6_PREFIX", 64))
+    if not 1 <= prefix <= 128:
+        raise ImproperlyConfigured(f"LUDO_IPV6_PREFIX must be between 1 and 128, not {prefix}")
+    return prefix
+
+
+def budget_key(address: str) -> str:
+    """The key ``address`` is counted under in per-address budgets (see the module's
+    docstring); a value that is not an address is returned unchanged."""
+    parsed = parse_address(address) if address else None
+    if parsed is None:
+        return address
+    if parsed.version == 4:
+        return str(parsed)
+    network = ipaddress.IPv6Network((int(parsed), ipv6_prefix()), strict=False)
+    return str(network.network_address)
+
+
 def client_ip(request) -> str:
     """The client address of a Django request (``AXES_CLIENT_IP_CALLABLE`` too)."""
     meta = request.META
@@ -114,3 +146,13 @@ def scope_client_ip(scope) -> str:
     peer = client[0] if client else None
     values = [value.decode("latin-1") for name, value in scope.get("headers", ()) if name.lower() == b"x-forwarded-for"]
     return resolve(peer, ",".join(values) or None)
+
+
+def budget_ip(request) -> str:
+    """The budget key of a Django request's client (``AXES_CLIENT_IP_CALLABLE``)."""
+    return budget_key(client_ip(request))
+
+
+def scope_budget_ip(scope) -> str:
+    """The budget key of an ASGI scope's client."""
+    return budget_key(scope_client_ip(scope))

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db.models import Sum
 from django.utils import timezone
 
-from ludo.client_ip import client_ip
+from ludo.client_ip import budget_ip
 
 
 def _failures(**match) -> int:
@@ -34,7 +34,7 @@ def failure_limit(request, credentials=None) -> int:
     """``AXES_FAILURE_LIMIT`` for this request (see the module's docstring)."""
     now = getattr(request, "axes_attempt_time", None) or timezone.now()
     window = {"attempt_time__gte": now - settings.AXES_COOLOFF_TIME}
-    address = getattr(request, "axes_ip_address", None) or client_ip(request)
+    address = getattr(request, "axes_ip_address", None) or budget_ip(request)
     username = get_client_username(request, credentials)
     by_username = _failures(username=username, **window) if username is not None else 0
     by_address = _failures(ip_address=address, **window) if address else 0

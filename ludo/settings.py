@@ -221,6 +221,9 @@ HOSTS_GROUP = "Hôtes"
 # comma-separated); empty: nobody's, the socket peer is the client (ludo/client_ip.py).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
 parse_networks(TRUSTED_PROXIES)
+# Every per-address budget counts an IPv6 address with its whole network of this
+# prefix length (one subscriber's /64), IPv4 addresses alone (ludo/client_ip.py).
+LUDO_IPV6_PREFIX = env_int("LUDO_IPV6_PREFIX", 64, minimum=1, maximum=128)
 
 # Login throttling (ludo/login_throttle.py): a username is locked for
 # AXES_COOLOFF_MINUTES after AXES_FAILURE_LIMIT failures from any address, and an
@@ -230,7 +233,7 @@ LUDO_USERNAME_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 LUDO_ADDRESS_FAILURE_LIMIT = env_int("AXES_ADDRESS_FAILURE_LIMIT", 20, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_CLIENT_IP_CALLABLE = "ludo.client_ip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "ludo.client_ip.budget_ip"  # an IPv6 /64 counts as one address
 # Our own page (in the visitor's language, with the wait in minutes), status 429.
 AXES_LOCKOUT_CALLABLE = "ludo.views.locked_out"
 AXES_RESET_ON_SUCCESS = True

@@ -22,7 +22,8 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games.services import Who
 from ludo import limits
-from ludo.accounts import GUEST_NAME_MAX, NameTaken, clean_guest_name
+from ludo.accounts import GUEST_NAME_MAX
+from ludo.client_ip import client_ip
 from ludo.tokens import services
 from ludo.tokens.models import GuestToken
 
@@ -124,31 +125,28 @@ def guest(request: HttpRequest) -> JsonResponse:
     """``POST /api/guest`` with ``{"name": "Zoé"}``: a new guest identity and its token.
 
     Exempt from CSRF: it reads no cookie and acts for nobody who exists yet.
-    Only well-formed requests count against the address's limit (a name that is
-    an account's counts too: nobody may list the accounts by asking).
+    Every request with a name counts against the address's limit, checked before
+    the name is (the check reads every account's name: a flood must not buy that
+    work), a name that is an account's too: nobody may list the accounts by asking.
     """
     if request.method != "POST":
         return error_response("method_not_allowed", Allow="POST")
-    taken = None
     try:
         data = _json_object(request)
-        name = data.get("name")
-        if not isinstance(name, str):
-            raise services.TokenError("bad_name", "name is required (a string)")
-        name = clean_guest_name(name)
     except Refused as exc:
         return exc.response
-    except NameTaken as exc:
-        taken = exc
-    except (services.TokenError, ValueError) as exc:
-        return error_response("bad_name", str(exc))
-    address = limits.client_address(request)
-    verdict = limits.allow("guest-token:address", address, limits.rate_for("guest-token", "address", guest_token_rate()))
+    raw_name = data.get("name")
+    if not isinstance(raw_name, str):
+        return error_response("bad_name", "name is required (a string)")
+    budget = limits.client_address(request)
+    verdict = limits.allow("guest-token:address", budget, limits.rate_for("guest-token", "address", guest_token_rate()))
     if not verdict:
         return error_response("rate_limited", Retry_After=str(verdict.retry_seconds))
-    if taken is not None:
-        return error_response("name_taken", str(taken))
-    row, token = services.create_guest_token(name, address or None)
+    try:
+        # The address itself is kept on the token (the budget counts its /64).
+        row, token = services.create_guest_token(raw_name, client_ip(request) or None)
+    except services.TokenError as exc:
+        return error_response(exc.code, str(exc))
     return JsonResponse(
         {"token": token, "token_type": "Bearer", "kind": "guest", "name": row.display_name,
          "prefix": row.shown, "idle_days": services.guest_idle_days()},

@@ -42,6 +42,7 @@ from games.bookings.services.booking import (
     book,
     can_see,
     check_bookable,
+    place_time,
     placement,
 )
 from games.bookings.services.inputs import clean_email, clean_language, clean_name, clean_seats
@@ -94,7 +95,7 @@ def confirm_booking(booking_id: Any, now: datetime | None = None) -> tuple[Booki
     """The address confirmed: place the booking now. Returns the booking and
     whether it is one the address already had (this one is then dropped).
     Following the link again is harmless: the booking is returned as it is."""
-    now = now or timezone.now()
+    given_now, now = now, now or timezone.now()
     try:
         session, booking = lock_booking(booking_id)
     except BookingError:
@@ -112,7 +113,7 @@ def confirm_booking(booking_id: Any, now: datetime | None = None) -> tuple[Booki
     check_bookable(session, booking.seats, now)
     booking.status = placement(session, booking.seats)
     booking.confirm_by = None
-    booking.created_at = now  # its place in line counts from now
+    booking.created_at = place_time(session, given_now)  # its place in line counts from now, under the lock
     booking.save()
     emails.queue(PLACED_EMAIL[booking.status], booking)
     return booking, False

@@ -88,10 +88,10 @@ def resend_links(request: HttpRequest) -> HttpResponse:
     """Lost the email? The links of that address's live bookings go to that
     address, by the worker, at most once per window; the request does the
     same work and gives the same answer whether or not it has bookings."""
+    if request.method == "POST" and not throttle.address_allowed(request, "lost_link"):
+        return too_many(request)
     form = forms.ResendForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if not throttle.address_allowed(request, "lost_link"):
-            return too_many(request)
         email = form.cleaned_data["email"]
         if throttle.email_allowed(email, "lost_link"):
             try:

@@ -37,10 +37,10 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         from ludo.accounts import display_name
 
         initial["name"] = display_name(request) or ""
+    if request.method == "POST" and not throttle.address_allowed(request, "book"):
+        return too_many(request)
     form = forms.BookingForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        if not throttle.address_allowed(request, "book"):
-            return too_many(request)
         if not throttle.email_allowed(form.cleaned_data["email"], "book"):
             return redirect("bookings:check_email")  # the answer a first request gets
         try:

@@ -20,11 +20,12 @@ def propose(request: HttpRequest) -> HttpResponse:
     initial = {"game": request.GET.get("game", "")}
     if request.user.is_authenticated:
         initial.update(name=request.user.get_full_name() or request.user.get_username(), email=request.user.email)
+    # The address's budget before the form (its game field searches the collection).
+    if request.method == "POST" and not throttle.address_allowed(request, "propose"):
+        return too_many(request)
     form = forms.ProposalForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        if not throttle.address_allowed(request, "propose"):
-            return too_many(request)
         if not throttle.email_allowed(data["email"], "propose"):
             return redirect("bookings:check_email")  # the answer a first request gets
         try:
