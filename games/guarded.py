@@ -53,6 +53,8 @@ class GuardedSocket(FastSocket):
     """A site socket: subclasses write ``handle(message)``; ``self.who`` is the
     person as the socket opened, ``self.person_key`` their budget's key."""
 
+    closing = False  # closed by the server (signed out, too many sockets, no hello): nothing more is sent
+
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.language = language_from_scope(self.scope)
         limit, period = ratelimit.socket_limit()
