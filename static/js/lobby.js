@@ -35,7 +35,7 @@ class LobbyList {
       clearInterval(this.pinger);
       if (event.code === 4401) {
         // Signed out (docs/protocol.md, "Close codes"): the page is no longer the person's.
-        this.state.textContent = gettext("You were signed out (here or on another device): reload the page to go on.");
+        this.state.textContent = gettext("You were signed out, or your sign-in changed (here or on another device): reload the page to go on.");
         return;
       }
       this.state.textContent = gettext("Connection lost, trying again…");

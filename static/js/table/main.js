@@ -15,7 +15,7 @@ const CONNECTION_WORDS = {
   connecting: () => gettext("connecting…"),
   open: () => gettext("connected"),
   closed: () => gettext("connection lost, trying again…"),
-  signed_out: () => gettext("You were signed out (here or on another device): reload the page to go on."),
+  signed_out: () => gettext("You were signed out, or your sign-in changed (here or on another device): reload the page to go on."),
   too_many: () => gettext("Too many pages of yours are open: close a few, trying again in 30 s…"),
 };
 
