@@ -28,13 +28,13 @@ from typing import Any
 from django.conf import settings
 
 from games import ratelimit, services, sockets
-from games.guarded import GuardedSocket, server_time
+from games.guarded import GuardedSocket
 from games.protocol import Message
 from games.services import living
 from games.sockets import db, poll_lobby, poll_table, poll_seconds, touches
 from ludo import limits
 
-__all__ = ["LobbyConsumer", "PingConsumer", "TableConsumer", "server_time"]
+__all__ = ["LobbyConsumer", "PingConsumer", "TableConsumer"]
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,16 @@ from django.utils import timezone
 
 from games import ratelimit, services
 from games import socket_credentials as credentials
-from games.protocol import Message, ProtocolError, TableError, error_frame, frame_for, language_from_scope, parse, request_id
+from games.protocol import (
+    Message,
+    ProtocolError,
+    TableError,
+    error_frame,
+    frame_for,
+    language_from_scope,
+    parse,
+    request_id,
+)
 from games.socket_slots import CLOSE_TOO_MANY, slots
 from games.sockets import FastSocket, db
 from ludo import limits
@@ -86,7 +95,8 @@ class GuardedSocket(FastSocket):
     async def error(self, code: str, msg_id: Any = None, detail: str = "", **data: Any) -> None:
         await self.send_json(error_frame(code, detail, msg_id, self.language, **data))
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
         if self.closing:
             return
         wait = await self._over_limit()
@@ -156,8 +166,8 @@ class GuardedSocket(FastSocket):
             await self.close(credentials.CLOSE_SIGNED_OUT)
 
     async def credentials_revoked(self, event: dict[str, Any]) -> None:
-        keep = event.get("keep")
-        if keep and self.credentials.session_key and credentials.session_mark(self.credentials.session_key) == keep:
+        keep, session_key = event.get("keep"), self.credentials.session_key
+        if keep and session_key and credentials.session_mark(session_key) == keep:
             return  # the session that made the change goes on
         await self.signed_out()
 

@@ -36,7 +36,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model, load_backend
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth import load_backend
 from django.utils.crypto import constant_time_compare
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,8 @@ class Credentials:
         if bearer is not None:
             user = bearer.user
             kind = "pat" if user is not None else "gst"
-            return cls(user_id=user.pk if user is not None else None, token=(kind, bearer.token.pk), bearer=bearer)
+            user_id = user.pk if user is not None else None
+            return cls(user_id=user_id, token=(kind, bearer.token.pk), bearer=bearer)
         user = scope.get("user")
         if user is not None and getattr(user, "is_authenticated", False):
             session = scope.get("session")
@@ -215,7 +217,8 @@ def _push(sends: list[tuple[str, dict[str, Any]]]) -> None:
             try:
                 await layer.group_send(group, event)
             except Exception:
-                log.warning("could not tell the sockets of %s that their credentials changed", group, exc_info=True)
+                log.warning("could not tell the sockets of %s that their credentials changed", group,
+                            exc_info=True)
 
     try:
         loop = asyncio.get_running_loop()

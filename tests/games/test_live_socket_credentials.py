@@ -53,9 +53,11 @@ def test_a_logout_on_one_process_closes_that_sessions_sockets_on_another(live_st
         here, elsewhere = sign_in(two, "nadia"), sign_in(two, "nadia")
 
         async def scenario() -> None:
-            sockets = [await websockets.connect(one.ws_url("/ws/lobby/"), origin=one.origin, open_timeout=20,
-                                                additional_headers={"Cookie": f"sessionid={s.cookies['sessionid']}"})
-                       for s in (here, elsewhere)]
+            sockets = []
+            for http in (here, elsewhere):
+                cookie = {"Cookie": f"sessionid={http.cookies['sessionid']}"}
+                sockets.append(await websockets.connect(one.ws_url("/ws/lobby/"), origin=one.origin,
+                                                        open_timeout=20, additional_headers=cookie))
             for ws in sockets:
                 await asyncio.wait_for(ws.recv(), 10)  # the lobby's list
             await asyncio.to_thread(log_out, here, two)

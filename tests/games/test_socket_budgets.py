@@ -13,7 +13,8 @@ from channels.db import database_sync_to_async as db
 
 from ludo.tokens import services as tokens
 from tests.games.socket_helpers import close_code, open_socket, send, still_open
-from tests.games.tables_helpers import guest_session, move_connections, user_session  # noqa: F401  (an autouse fixture)
+from tests.games.tables_helpers import guest_session, user_session
+from tests.games.tables_helpers import move_connections  # noqa: F401  (an autouse fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -21,7 +21,8 @@ from ludo.signals import send_credentials_changed
 from ludo.tokens import services as tokens
 from ludo.tokens.models import GuestToken
 from tests.games.socket_helpers import answer, close_code, open_socket, send, still_open
-from tests.games.tables_helpers import member, move_connections, user_session  # noqa: F401  (an autouse fixture)
+from tests.games.tables_helpers import member, user_session
+from tests.games.tables_helpers import move_connections  # noqa: F401  (an autouse fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,8 @@ from channels.db import database_sync_to_async as db
 from games import services
 from ludo import limits
 from tests.games.socket_helpers import answer, close_code, open_socket, send
-from tests.games.tables_helpers import guest_session, move_connections, who_of  # noqa: F401  (an autouse fixture)
+from tests.games.tables_helpers import guest_session, who_of
+from tests.games.tables_helpers import move_connections  # noqa: F401  (an autouse fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
