@@ -9,8 +9,9 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
-        from games import jobs, services
+        from games import jobs, services, socket_credentials
         from games.models import Table
 
         jobs.register()
+        socket_credentials.connect_receivers()  # sockets follow the account
         post_save.connect(services.forget_table, sender=Table, dispatch_uid="games.forget_table")

@@ -1,7 +1,9 @@
 """WebSocket consumers. Thin: check the frame, rate-limit, call a service in a
-database thread, answer. docs/protocol.md describes every message; the
-performance plumbing (database threads, the frame sender, presence refreshes
-written together) is in games.sockets.
+database thread, answer. docs/protocol.md describes every message; what every
+socket passes first (the person, their credentials, their slots and budgets) is
+in games.guarded; the performance plumbing (database threads, the frame sender,
+presence refreshes written together, the embedded configuration's polls) in
+games.sockets.
 
 Secrecy: a group message only ever says "table N is at version v". Each socket
 then asks ``services.snapshot`` for the view of the seat *its own person*
@@ -10,7 +12,10 @@ holds, so nothing of another seat's view can reach it.
 Answers: every request that carries an ``id`` gets exactly one answer frame
 echoing it (``ack``, ``state``, ``pong`` or ``error``), refused and dropped
 ones included. Order: on a table socket, nothing of the table (update,
-presence, chat) comes before the ``state`` answering the first ``hello``.
+presence, chat) comes before the ``state`` answering the first ``hello``, and
+nothing but ``hello`` is handled before it: a socket whose hello failed is
+never a deaf one that only answers pings (it is closed, code 4408, if no hello
+succeeds within LUDO_WS_HELLO_SECONDS).
 """
 
 from __future__ import annotations
@@ -20,115 +25,42 @@ import logging
 import time
 from typing import Any
 
-from django.utils import timezone
+from django.conf import settings
 
 from games import ratelimit, services, sockets
-from games.protocol import (
-    Message,
-    ProtocolError,
-    TableError,
-    error_frame,
-    frame_for,
-    language_from_scope,
-    parse,
-    request_id,
-)
+from games.guarded import GuardedSocket
+from games.protocol import Message
 from games.services import living
-from games.sockets import FastSocket, db, poll_seconds, touches
+from games.sockets import db, poll_lobby, poll_table, poll_seconds, touches
 from ludo import limits
+
+__all__ = ["LobbyConsumer", "PingConsumer", "TableConsumer"]
 
 log = logging.getLogger(__name__)
 
-
-def server_time() -> str:
-    """The protocol's one time format: ISO 8601 in UTC (as every ``at`` and
-    ``clock.server_time``)."""
-    return timezone.now().isoformat()
+CLOSE_NO_HELLO = 4408
 
 
-class PingConsumer(FastSocket):
+def hello_seconds() -> float:
+    """How long a table socket may stay without its table opened (LUDO_WS_HELLO_SECONDS, 30)."""
+    return float(getattr(settings, "LUDO_WS_HELLO_SECONDS", 30))
+
+
+class PingConsumer(GuardedSocket):
     """Latency probe and keep-alive: answers {"t": "ping"} with a pong.
 
     Clients use it to show connection quality and to notice a dead socket
     (no pong within a few seconds) and reconnect.
     """
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        language = language_from_scope(self.scope)
-        if text_data is None:
-            await self.send_json(error_frame("binary_not_supported", language=language))
-            return
-        try:
-            message = parse(text_data)
-        except ProtocolError as exc:
-            await self.send_json(exc.frame(language))
-            return
-        if message.type != "ping":
-            await self.send_json(error_frame("unknown_type", msg_id=message.id, language=language, field="t"))
-            return
-        await self.send_json({"t": "pong", "id": message.id, "server_time": server_time()})
-
-
-class _Guarded(FastSocket):
-    """Shared by the table and lobby sockets: frame checks, rate limits,
-    translated errors."""
-
-    async def websocket_connect(self, message: dict[str, Any]) -> None:
-        self.language = language_from_scope(self.scope)
-        limit, period = ratelimit.socket_limit()
-        self.limit = ratelimit.SlidingWindow(limit, period)
-        self.person_key = ""
-        await super().websocket_connect(message)
-
-    async def error(self, code: str, msg_id: Any = None, detail: str = "", **data: Any) -> None:
-        await self.send_json(error_frame(code, detail, msg_id, self.language, **data))
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        wait = await self._over_limit()
-        if wait is not None:
-            # Dropped, and told so: the answer echoes the request's id.
-            msg_id = request_id(text_data) if text_data is not None else None
-            await self.error("rate_limited", msg_id, retry_after=round(max(wait, 0.01), 2))
-            return
-        if text_data is None:
-            await self.error("binary_not_supported")
-            return
-        try:
-            message = parse(text_data)
-        except ProtocolError as exc:
-            await self.send_json(exc.frame(self.language))
-            return
-        try:
-            await self.handle(message)
-        except TableError as exc:
-            await self.send_json(frame_for(exc, message.id, self.language))
-        except Exception:
-            # A bug must not close the socket nor disturb the other players.
-            log.exception("table socket failed on a %s message", message.type)
-            await self.error("server_error", message.id)
-
-    async def _over_limit(self) -> float | None:
-        """None when the message may be handled; else the seconds until it could be."""
-        if not self.limit.hit():
-            return self.limit.retry_after()
-        if self.person_key:
-            return await ratelimit.person_over(self.person_key)
-        return None
-
     async def handle(self, message: Message) -> None:
-        raise NotImplementedError
-
-    async def pong(self, message: Message) -> None:
-        await self.send_json({"t": "pong", "id": message.id, "server_time": server_time()})
-
-
-def _person_key(who: services.Who, scope: dict[str, Any]) -> str:
-    """The person's budget over all their sockets: account, guest identity, or
-    else the address (a new socket is no new budget)."""
-    return limits.person_key(who.user_id, who.guest_key, limits.scope_address(scope))
+        if message.type != "ping":
+            await self.error("unknown_type", message.id, field="t")
+            return
+        await self.pong(message)
 
 
-class TableConsumer(_Guarded):
+class TableConsumer(GuardedSocket):
     """One live table: ``ws/tables/<id>/``. Open it with ``hello``; then every
     version of the table arrives as an ``update`` with this seat's view."""
 
@@ -145,14 +77,19 @@ class TableConsumer(_Guarded):
         self.poller: asyncio.Task | None = None
         self.acks_in_update = False
         self.as_seat: int | None = None  # the seat chosen with `as` (several seats held), or None
-        self.who = await db(services.Who.from_scope)(self.scope)
-        self.person_key = _person_key(self.who, self.scope)
         await self.accept()
+        self.unopened = asyncio.create_task(self._close_unless_opened(hello_seconds()))
+
+    async def _close_unless_opened(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if not self.opened and not self.closing:
+            self.closing = True
+            await self.close(CLOSE_NO_HELLO)
 
     async def disconnect(self, code: int) -> None:
-        poller = getattr(self, "poller", None)
-        if poller is not None:
-            poller.cancel()
+        for task in (getattr(self, "poller", None), getattr(self, "unopened", None)):
+            if task is not None:
+                task.cancel()
         if not getattr(self, "joined", False):
             return
         await self.channel_layer.group_discard(f"table.{self.table_id}", self.channel_name)
@@ -165,9 +102,6 @@ class TableConsumer(_Guarded):
     async def handle(self, message: Message) -> None:
         kind, f, msg_id = message.type, message.fields, message.id
         self._touch()  # any message shows the socket alive, not only pings
-        if kind == "ping":
-            await self.pong(message)
-            return
         if kind == "hello":
             self.acks_in_update = f.get("acks") == "update"
             if "as" in f and not self.joined:
@@ -179,7 +113,11 @@ class TableConsumer(_Guarded):
             await self.open(f.get("since"), f.get("invite"), msg_id)
             return
         if not self.opened:
+            # Pings included: a socket without its table must not look alive.
             await self.error("hello_first", msg_id)
+            return
+        if kind == "ping":
+            await self.pong(message)
             return
         call = db
         t, who = self.table_id, self.who
@@ -215,7 +153,7 @@ class TableConsumer(_Guarded):
             return
         if kind in ("chat", "sit"):
             wait = await ratelimit.scope_over("join" if kind == "sit" else "chat", self.person_key,
-                                              limits.scope_address(self.scope))
+                                              self.address)
             if wait is not None:
                 await self.error("rate_limited", msg_id, retry_after=round(max(wait, 0.01), 2))
                 return
@@ -278,7 +216,7 @@ class TableConsumer(_Guarded):
     async def open(self, since: int | None, invite: str | None, msg_id: Any = None) -> None:
         if not self.joined:
             self.who = self._narrowed(await db(services.Who.from_scope)(self.scope))
-            self.person_key = _person_key(self.who, self.scope)
+            self.person_key = limits.person_key(self.who.user_id, self.who.guest_key, self.address)
             table, seat = await db(services.open_table)(self.table_id, self.who, invite)
             self.invite = invite
             # Join the group before reading the state: no version can fall between.
@@ -291,25 +229,10 @@ class TableConsumer(_Guarded):
             # Only now may updates, presence and chat reach this socket: the
             # state came first (one socket's frames are handled one at a time).
             self.opened = True
+            self.unopened.cancel()
             interval = poll_seconds()
             if interval:
-                self.poller = asyncio.create_task(self._poll(interval))
-
-    async def _poll(self, interval: float) -> None:
-        # The new version goes through this socket's own channel, so frames
-        # stay in order with the other updates (versions only grow).
-        read = db(services.current_version)
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                version = await read(self.table_id)
-            except Exception:
-                log.exception("polling table %s failed", self.table_id)
-                continue
-            if version is not None and version > self.sent_v:
-                await self.channel_layer.send(
-                    self.channel_name, {"type": "table.update", "table": self.table_id, "v": version}
-                )
+                self.poller = asyncio.create_task(poll_table(self, interval))
 
     async def send_state(self, frame: str, since: int | None, welcome: bool = False,
                          version: int | None = None, ack: dict[str, Any] | None = None,
@@ -351,7 +274,7 @@ class TableConsumer(_Guarded):
 
     def _touch(self) -> None:
         now = time.monotonic()
-        if self.opened and now - self.last_touch >= sockets.TOUCH_EVERY:
+        if self.joined and now - self.last_touch >= sockets.TOUCH_EVERY:
             self.last_touch = now
             touches().add(self)
 
@@ -379,37 +302,23 @@ class TableConsumer(_Guarded):
             await self.send_json({"t": "chat", "message": event["message"]})
 
 
-class LobbyConsumer(_Guarded):
+class LobbyConsumer(GuardedSocket):
     """The lobby: ``ws/lobby/``. The list of public tables, then one
     ``lobby_update`` per change."""
 
     async def connect(self) -> None:
         await self.accept()
-        self.person_key = _person_key(await db(services.Who.from_scope)(self.scope), self.scope)
         await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
         self.stamp = await db(services.lobby_stamp)()
         tables = await db(services.lobby_tables)()
         await self.send_json({"t": "lobby", "tables": tables})
         interval = poll_seconds()
-        self.poller = asyncio.create_task(self._poll(interval * 2)) if interval else None
+        self.poller = asyncio.create_task(poll_lobby(self, interval * 2)) if interval else None
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "poller", None) is not None:
             self.poller.cancel()
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
-
-    async def _poll(self, interval: float) -> None:
-        read = db(services.lobby_stamp)
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                stamp = await read()
-            except Exception:
-                log.exception("polling the lobby failed")
-                continue
-            if stamp != self.stamp:
-                self.stamp = stamp
-                await self.channel_layer.send(self.channel_name, {"type": "lobby.refresh"})
 
     async def lobby_refresh(self, event: dict[str, Any]) -> None:
         tables = await db(services.lobby_tables)()

@@ -199,3 +199,35 @@ class FastSocket(AsyncJsonWebsocketConsumer, DropFramesForClosedSockets):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+async def poll_table(consumer: Any, interval: float) -> None:
+    """The embedded configuration's version poll of one table socket (see
+    :func:`poll_seconds`). The new version goes through the socket's own
+    channel, so frames stay in order with the other updates (versions only grow)."""
+    read = db(services.current_version)
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            version = await read(consumer.table_id)
+        except Exception:
+            log.exception("polling table %s failed", consumer.table_id)
+            continue
+        if version is not None and version > consumer.sent_v:
+            await consumer.channel_layer.send(
+                consumer.channel_name, {"type": "table.update", "table": consumer.table_id, "v": version})
+
+
+async def poll_lobby(consumer: Any, interval: float) -> None:
+    """The lobby socket's poll: a ``lobby.refresh`` through its own channel when tables changed."""
+    read = db(services.lobby_stamp)
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            stamp = await read()
+        except Exception:
+            log.exception("polling the lobby failed")
+            continue
+        if stamp != consumer.stamp:
+            consumer.stamp = stamp
+            await consumer.channel_layer.send(consumer.channel_name, {"type": "lobby.refresh"})

@@ -332,6 +332,15 @@ LUDO_BOT_LEASE_SECONDS = env_int("LUDO_BOT_LEASE_MS", 10_000, minimum=1000, maxi
 # Messages per 20 s: per socket (lichess's figure for a player), per person on one process.
 LUDO_WS_RATE_LIMIT = (env_int("LUDO_WS_RATE_LIMIT", 100, minimum=1), 20.0)
 LUDO_WS_PERSON_RATE_LIMIT = (env_int("LUDO_WS_PERSON_RATE_LIMIT", 200, minimum=1), 20.0)
+# Messages per 20 s per client address (IPv6: its /64), over all its sockets and people.
+LUDO_WS_ADDRESS_RATE_LIMIT = (env_int("LUDO_WS_ADDRESS_RATE_LIMIT", 600, minimum=1), 20.0)
+# Sockets open at once per person (account, guest identity), and per address for anonymous visitors.
+LUDO_WS_MAX_SOCKETS = env_int("LUDO_WS_MAX_SOCKETS", 20, minimum=1, maximum=10_000)
+LUDO_WS_MAX_ANONYMOUS_SOCKETS = env_int("LUDO_WS_MAX_ANONYMOUS_SOCKETS", 60, minimum=1, maximum=100_000)
+# An open socket's session or token (and its account) is checked again at least this often (seconds).
+LUDO_WS_CREDENTIALS_SECONDS = env_int("LUDO_WS_CREDENTIALS_SECONDS", 30, minimum=1, maximum=60)
+# A table socket whose hello has not opened the table after this many seconds is closed.
+LUDO_WS_HELLO_SECONDS = env_int("LUDO_WS_HELLO_SECONDS", 30, minimum=5, maximum=600)
 # Tables waiting for players (open, not started) one person may have at once.
 LUDO_MAX_OPEN_TABLES = env_int("LUDO_MAX_OPEN_TABLES", 3, minimum=1, maximum=1000)
 # Rated games (docs/ratings.md): a seat of a rated table without a clock that
@@ -363,5 +372,3 @@ LUDO_GUEST_TOKEN_RATE_LIMIT = (env_int("LUDO_GUEST_TOKEN_RATE_LIMIT", 10, minimu
 LUDO_GUEST_TOKEN_IDLE_DAYS = env_int("LUDO_GUEST_TOKEN_IDLE_DAYS", 30, minimum=1, maximum=3650)
 # Active personal tokens per account.
 LUDO_MAX_PERSONAL_TOKENS = 20
-# An open socket's token is checked again at its first message after this many seconds.
-LUDO_TOKEN_RECHECK_SECONDS = 60

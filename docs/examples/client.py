@@ -100,7 +100,8 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
                     await asyncio.sleep(float(frame.get("retry_after") or 1.0))
                 if frame["code"] != "stale_version":  # stale: the next update brings the new v
                     sent_for = -1  # choose again from a fresh state
-                    await out.send({"t": "sync", "id": "sync"})
+                    # No state yet: the hello itself was refused (the table is not open): say it again.
+                    await out.send({"t": "sync", "id": "sync"} if latest else {"t": "hello", "id": "hello"})
                 continue
             else:  # ack, pong, presence, chat
                 continue

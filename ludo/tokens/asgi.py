@@ -9,11 +9,11 @@ stand-in holding the guest's identity and name, which is all that
 check applies: the token proves who is asking, a cookie does not.
 
 An unknown, revoked or expired token is refused at the handshake (the server
-answers HTTP 403). A socket whose token is revoked once it is open is closed
-(code 4401) at its first message after LUDO_TOKEN_RECHECK_SECONDS (60) since
-the last check: clients ping every 20 s, so within about a minute. A handshake
-without a token goes to ``session_app`` (the Origin check, then sessions), as
-before.
+answers HTTP 403). Once open, a socket follows its token as a page's socket
+follows its session: revoked, or its account deactivated or deleted, it is
+closed with code 4401 (games.socket_credentials, which reads ``scope["bearer"]``).
+A handshake without a token goes to ``session_app`` (the Origin check, then
+sessions), as before.
 
 Why a subprotocol rather than a query parameter for browsers: URLs are written
 to access logs, proxies' logs and browser history; headers are not.
@@ -21,12 +21,10 @@ to access logs, proxies' logs and browser history; headers are not.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.security.websocket import WebsocketDenier
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
 from ludo.tokens import services
@@ -34,7 +32,6 @@ from ludo.tokens.http import bearer_token
 
 SUBPROTOCOL = "ludo"
 BEARER_SUBPROTOCOL = "ludo.bearer."
-REVOKED_CLOSE_CODE = 4401
 
 
 def handshake_token(scope: dict[str, Any]) -> tuple[str, bool] | None:
@@ -70,7 +67,7 @@ class TokenAuthMiddleware:
         scope = dict(scope, user=bearer.user or AnonymousUser(), session=bearer.guest_session, bearer=bearer)
         if as_subprotocol and SUBPROTOCOL in scope.get("subprotocols", ()):
             send = _answering_subprotocol(send)
-        return await self.token_app(scope, _rechecking(receive, send, bearer), send)
+        return await self.token_app(scope, receive, send)
 
 
 def _answering_subprotocol(send: Any) -> Any:
@@ -84,23 +81,3 @@ def _answering_subprotocol(send: Any) -> Any:
 
     return sender
 
-
-def _rechecking(receive: Any, send: Any, bearer: services.Bearer) -> Any:
-    """``receive``, checking the token again at a message once the last check is
-    LUDO_TOKEN_RECHECK_SECONDS old; a revoked token closes the socket, and the
-    consumer hears a disconnect, as if the client had gone."""
-    every = float(getattr(settings, "LUDO_TOKEN_RECHECK_SECONDS", 60))
-    checked = time.monotonic()
-    check = database_sync_to_async(services.still_valid)
-
-    async def receiver() -> dict[str, Any]:
-        nonlocal checked
-        message = await receive()
-        if message.get("type") == "websocket.receive" and time.monotonic() - checked >= every:
-            checked = time.monotonic()
-            if not await check(bearer):
-                await send({"type": "websocket.close", "code": REVOKED_CLOSE_CODE})
-                return {"type": "websocket.disconnect", "code": REVOKED_CLOSE_CODE}
-        return message
-
-    return receiver

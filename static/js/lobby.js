@@ -31,10 +31,16 @@ class LobbyList {
       this.pinger = setInterval(() => ws.send(JSON.stringify({ t: "ping" })), 20000);
     });
     ws.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       clearInterval(this.pinger);
+      if (event.code === 4401) {
+        // Signed out (docs/protocol.md, "Close codes"): the page is no longer the person's.
+        this.state.textContent = gettext("You were signed out, or your sign-in changed (here or on another device): reload the page to go on.");
+        return;
+      }
       this.state.textContent = gettext("Connection lost, trying again…");
-      const delay = Math.min(8000, 500 * 2 ** this.attempt);
+      let delay = Math.min(8000, 500 * 2 ** this.attempt);
+      if (event.code === 4429) delay = 30000; // too many sockets of this person: wait for some to close
       this.attempt += 1;
       setTimeout(() => this.connect(), delay);
     });

@@ -113,9 +113,12 @@ async def test_no_frame_of_the_table_comes_before_the_state(monkeypatch):
     assert (await other.answer())["t"] == "ack"
     await other.send(t="chat", text="bonjour", id="c")
     assert (await other.answer())["t"] == "ack"
+    # Nothing but hello is answered before the table opens: not even a ping (a
+    # socket that pongs without its table looked alive to the page, and stayed deaf).
     await first.send(t="ping", id="p")
-    await first.until("pong")
-    assert [f["t"] for f in first.frames] == ["error", "pong"]
+    refused = await first.until("error")
+    assert refused["code"] == "hello_first" and refused["id"] == "p"
+    assert [f["t"] for f in first.frames] == ["error", "error"]
     state = await first.open()
     assert state["t"] == "state" and 0 in state["presence"]["seats"]  # Max's seat shows once his socket follows it
     await first.close()

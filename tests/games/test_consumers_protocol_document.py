@@ -76,3 +76,14 @@ def test_the_limits_and_the_time_format_are_the_servers():
     connecting = section("Connecting")
     assert "ISO 8601 in UTC" in connecting and "`pong.server_time`" in connecting
     assert "retry_after" in limits and "exactly one answer" in connecting
+
+
+def test_every_close_code_is_documented_and_the_page_knows_the_same():
+    from games.consumers import CLOSE_NO_HELLO
+    from games.socket_credentials import CLOSE_SIGNED_OUT
+    from games.socket_slots import CLOSE_TOO_MANY
+
+    codes = set(re.findall(r"^\| `(\d+)` \|", section("Close codes"), re.MULTILINE))
+    assert {str(CLOSE_SIGNED_OUT), str(CLOSE_TOO_MANY), str(CLOSE_NO_HELLO), "1009"} <= codes
+    page = (ROOT / "static" / "js" / "table" / "socket.js").read_text()
+    assert f"CLOSE_SIGNED_OUT = {CLOSE_SIGNED_OUT};" in page and f"CLOSE_TOO_MANY = {CLOSE_TOO_MANY};" in page

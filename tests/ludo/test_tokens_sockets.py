@@ -162,7 +162,7 @@ def test_a_real_server_takes_tokens_in_the_header_and_the_subprotocol_and_refuse
 async def test_an_open_socket_is_closed_once_its_token_no_longer_stands(bob, settings, how):
     from django.contrib.auth import get_user_model
 
-    settings.LUDO_TOKEN_RECHECK_SECONDS = 0
+    settings.LUDO_WS_CREDENTIALS_SECONDS = 0
     row, token = await db(tokens.create_personal_token)(bob, "bot")
     connected, _, comm = await socket("/ws/ping/", token)
     assert connected
@@ -177,7 +177,7 @@ async def test_an_open_socket_is_closed_once_its_token_no_longer_stands(bob, set
 
 
 async def test_an_open_socket_with_a_good_token_stays_open_and_marks_it_used(settings):
-    settings.LUDO_TOKEN_RECHECK_SECONDS = 0
+    settings.LUDO_WS_CREDENTIALS_SECONDS = 0
     row, token = await db(tokens.create_guest_token)("Zoé")
     connected, _, comm = await socket("/ws/ping/", token)
     assert connected

@@ -15,6 +15,8 @@ const CONNECTION_WORDS = {
   connecting: () => gettext("connecting…"),
   open: () => gettext("connected"),
   closed: () => gettext("connection lost, trying again…"),
+  signed_out: () => gettext("You were signed out, or your sign-in changed (here or on another device): reload the page to go on."),
+  too_many: () => gettext("Too many pages of yours are open: close a few, trying again in 30 s…"),
 };
 
 class TableShell {
@@ -86,6 +88,7 @@ class TableShell {
     const node = this.nodes.connection;
     node.dataset.state = state;
     node.textContent = CONNECTION_WORDS[state]();
+    if (state === "signed_out") this.announce(node.textContent);
   }
 
   onFrame(frame) {

@@ -1,12 +1,24 @@
 // The table socket (docs/protocol.md): hello, then state/update frames; pings that keep
 // presence fresh and notice a dead connection; reconnection with `since` so nothing
 // missed is lost; requests matched to their ack or error by id.
+//
+// The socket is open only once the `state` answering its hello has come: a refused
+// hello is sent again (after `retry_after`, or a pause), and a socket whose hello has
+// no answer within HELLO_WITHIN is dropped and opened anew. Nothing else is sent
+// before: a socket that answers pings but never sent the table is a dead one.
 
 const PING_EVERY = 5000; // ms between pings
 const RATE_RETRIES = 3; // a request refused by the rate limit is sent again this many times
 const DEAD_AFTER = 15000; // ms without any frame: the connection is dead, reconnect
 const ANSWER_WITHIN = 10000; // ms for an ack or an error before a request fails
+const HELLO_WITHIN = 10000; // ms for the state answering hello: else reconnect
 const BACKOFF = [500, 1000, 2000, 4000, 8000];
+const TOO_MANY_PAUSE = 30000; // ms before trying again when the server said too many sockets
+// Close codes (docs/protocol.md, "Close codes").
+export const CLOSE_SIGNED_OUT = 4401;
+export const CLOSE_TOO_MANY = 4429;
+// A hello refused for these will be refused again: the page says so and stops.
+const FINAL_REFUSALS = new Set(["not_found", "private_table"]);
 
 export class RequestError extends Error {
   constructor(frame) {
@@ -19,7 +31,9 @@ export class RequestError extends Error {
 export class TableSocket {
   /**
    * path: "/ws/tables/12/"; invite: the private table's token or "";
-   * handlers: {frame(frame), status(state)} where state is "connecting", "open" or "closed".
+   * handlers: {frame(frame), status(state)} where state is "connecting", "open", "closed",
+   * "signed_out" (the server closed the socket: the session or token no longer stands;
+   * no reconnection) or "too_many" (this person has too many sockets open).
    */
   constructor(path, invite, handlers) {
     this.path = path;
@@ -34,6 +48,10 @@ export class TableSocket {
     this.stopped = false;
     this.pinger = null;
     this.asSeat = null; // pass-and-play: the seat this socket sees and acts as (-1: none), sent in hello
+    this.opened = false; // the state answering this socket's hello has come
+    this.helloId = null; // the id of the hello waiting for its state
+    this.helloSentAt = 0;
+    this.helloTries = 0;
   }
 
   start() {
@@ -65,17 +83,12 @@ export class TableSocket {
     this.handlers.status("connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    this.opened = false;
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
-      this.attempt = 0;
       this.lastFrameAt = Date.now();
-      // A move is answered by the update it made (its `ack`): one frame, not two.
-      const hello = { t: "hello", acks: "update" };
-      if (this.version !== null) hello.since = this.version;
-      if (this.invite) hello.invite = this.invite;
-      if (this.asSeat !== null) hello.as = this.asSeat;
-      ws.send(JSON.stringify(hello));
-      this.handlers.status("open");
+      this.helloTries = 0;
+      this.sayHello(ws);
     });
     ws.addEventListener("message", (event) => {
       if (this.ws !== ws) return;
@@ -88,16 +101,52 @@ export class TableSocket {
       }
       this.receive(frame);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.opened = false;
       this.failPending();
-      this.handlers.status("closed");
+      if (event.code === CLOSE_SIGNED_OUT) {
+        // Reconnecting would silently open the table as somebody else (a visitor).
+        this.stop();
+        this.handlers.status("signed_out");
+        return;
+      }
+      this.handlers.status(event.code === CLOSE_TOO_MANY ? "too_many" : "closed");
       if (this.stopped) return;
-      const delay = BACKOFF[Math.min(this.attempt, BACKOFF.length - 1)];
+      const delay = event.code === CLOSE_TOO_MANY ? TOO_MANY_PAUSE : BACKOFF[Math.min(this.attempt, BACKOFF.length - 1)];
       this.attempt += 1;
       setTimeout(() => this.connect(), delay);
     });
+  }
+
+  sayHello(ws) {
+    if (this.ws !== ws || ws.readyState !== WebSocket.OPEN || this.opened) return;
+    // A move is answered by the update it made (its `ack`): one frame, not two.
+    const hello = { t: "hello", id: `h${this.nextId++}`, acks: "update" };
+    if (this.version !== null) hello.since = this.version;
+    if (this.invite) hello.invite = this.invite;
+    if (this.asSeat !== null) hello.as = this.asSeat;
+    this.helloId = hello.id;
+    this.helloSentAt = Date.now();
+    ws.send(JSON.stringify(hello));
+  }
+
+  /** The hello was refused: say it again when it may work, or give up and say why. */
+  helloRefused(frame) {
+    const ws = this.ws;
+    this.helloId = null;
+    if (FINAL_REFUSALS.has(frame.code)) {
+      this.stop();
+      this.handlers.frame(frame);
+      return;
+    }
+    if (frame.code === "not_your_seat" && this.asSeat !== null) this.asSeat = -1; // that seat is no longer ours: watch
+    let delay = BACKOFF[Math.min(this.helloTries, BACKOFF.length - 1)];
+    if (frame.code === "rate_limited") delay = Math.max(0.05, Number(frame.retry_after) || 1) * 1000;
+    this.helloTries += 1;
+    this.helloSentAt = Date.now() + delay; // the wait is not the server's silence
+    setTimeout(() => this.sayHello(ws), delay);
   }
 
   /** Drop the socket and open a new one (a dead connection, a request without answer). */
@@ -108,6 +157,11 @@ export class TableSocket {
 
   tick() {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (!this.opened) {
+      // No table yet: nothing but hello goes out, and a hello without answer is a dead socket.
+      if (Date.now() - this.helloSentAt > HELLO_WITHIN) this.reconnect();
+      return;
+    }
     if (Date.now() - this.lastFrameAt > DEAD_AFTER) {
       this.reconnect();
       return;
@@ -116,6 +170,18 @@ export class TableSocket {
   }
 
   receive(frame) {
+    if (this.helloId !== null && frame.id === this.helloId) {
+      if (frame.t === "error") {
+        this.helloRefused(frame);
+        return;
+      }
+      if (frame.t === "state") {
+        this.helloId = null;
+        this.opened = true;
+        this.attempt = 0;
+        this.handlers.status("open");
+      }
+    }
     if (frame.t === "ack" || (frame.t === "error" && frame.id !== undefined && frame.id !== null)) {
       const waiting = this.pending.get(frame.id);
       if (waiting) {
@@ -177,7 +243,7 @@ export class TableSocket {
 
   sendOnce(message) {
     return new Promise((resolve, reject) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.opened) {
         reject(new RequestError({ code: "offline", message: "" }));
         return;
       }
