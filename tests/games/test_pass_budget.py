@@ -26,7 +26,7 @@ from games.living.services import create_pass_table, create_screen_table
 from games.models import Table
 from games.protocol import TableError
 from games.services.living import AsSeat
-from tests.games.tables_helpers import guest
+from tests.games.tables_helpers import guest, race
 
 FIVE_BOTS = {"mode": "pass", "game": "drekki", "seats": "6", "seat-0": "person", "name-0": "Zoé",
              **{f"seat-{i}": "hard" for i in range(1, 6)}}
@@ -44,31 +44,6 @@ def named_client(name: str, address: str = "203.0.113.20") -> Client:
     session["guest_name"] = name
     session.save()
     return client
-
-
-def race(calls):
-    """Run the callables at the same moment, each in its own thread and connection;
-    what each returned or raised."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            results[i] = ("ok", call())
-        except TableError as exc:
-            results[i] = ("refused", exc.code)
-        except Exception as exc:  # anything else is a bug the test must show
-            results[i] = ("crashed", repr(exc))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-    return results
 
 
 # -- the rate limit ---------------------------------------------------------------------------------

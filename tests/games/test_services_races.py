@@ -5,44 +5,16 @@ write lock (BEGIN IMMEDIATE) serialises the transactions."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from games import engines, services
 from games.models import Action, Table
-from games.protocol import TableError
-from tests.games.tables_helpers import guest
+from tests.games.tables_helpers import guest, race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 THREADS = 8
-
-
-def race(calls):
-    """Run the callables at the same moment, each in its own thread; return
-    what each returned or raised."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            results[i] = ("ok", call())
-        except TableError as exc:
-            results[i] = ("refused", exc.code)
-        except Exception as exc:  # anything else is a bug the test must show
-            results[i] = ("crashed", repr(exc))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return results
 
 
 def started(slug: str, count: int):
