@@ -17,6 +17,16 @@ import pytest
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 PASSWORD = "correct horse battery staple"
+# `make bench` runs the slow tests (marker ``slow``) in full: LUDO_SOAK=full. CI and
+# `make test` run them in a reduced form (fewer games, shorter waits), chosen to reach
+# the same lines of the code under test (docs/performance.md, "CI").
+SOAK_FULL = os.environ.get("LUDO_SOAK", "").lower() == "full"
+
+
+def soak(full: int | float, reduced: int | float) -> int | float:
+    """How much a slow test plays or waits: ``full`` under `make bench` (LUDO_SOAK=full),
+    ``reduced`` otherwise (CI, `make test`)."""
+    return full if SOAK_FULL else reduced
 
 
 def require(condition: bool, reason: str) -> None:
@@ -56,6 +66,19 @@ def django_db_setup(django_db_setup, django_db_blocker):
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_without_collectstatic(django_test_environment):
+    """The suite runs the development configuration (DEBUG set when the settings load:
+    static files from the apps' folders, no collectstatic). pytest-django then turns
+    DEBUG off, and WhiteNoise, which takes its autorefresh mode from DEBUG, would look
+    for collectstatic's folder on every test client's first request and warn that it
+    is missing (512 warnings a pass). Autorefresh is the development mode it stands for."""
+    from django.conf import settings
+
+    settings.WHITENOISE_AUTOREFRESH = True
+    yield
 
 
 @pytest.fixture(autouse=True)
