@@ -326,8 +326,10 @@ LUDO_BOT_THINK_SECONDS = env_int("LUDO_BOT_THINK_MS", 1000, minimum=0, maximum=6
 # meanwhile delays that table by at most this much (another worker takes over).
 LUDO_BOT_LEASE_SECONDS = env_int("LUDO_BOT_LEASE_MS", 10_000, minimum=1000, maximum=600_000) / 1000
 # Messages per 20 s: per socket (lichess's figure for a player), per person on one process.
-LUDO_WS_RATE_LIMIT = (env_int("LUDO_WS_RATE_LIMIT", 100, minimum=1), 20.0)
-LUDO_WS_PERSON_RATE_LIMIT = (env_int("LUDO_WS_PERSON_RATE_LIMIT", 200, minimum=1), 20.0)
+# LUDO_WS_RATE_WINDOW_MS shortens the window (tests that ride a limit out).
+_WS_RATE_WINDOW = env_int("LUDO_WS_RATE_WINDOW_MS", 20_000, minimum=100, maximum=3_600_000) / 1000
+LUDO_WS_RATE_LIMIT = (env_int("LUDO_WS_RATE_LIMIT", 100, minimum=1), _WS_RATE_WINDOW)
+LUDO_WS_PERSON_RATE_LIMIT = (env_int("LUDO_WS_PERSON_RATE_LIMIT", 200, minimum=1), _WS_RATE_WINDOW)
 # Tables waiting for players (open, not started) one person may have at once.
 LUDO_MAX_OPEN_TABLES = env_int("LUDO_MAX_OPEN_TABLES", 3, minimum=1, maximum=1000)
 
