@@ -17,15 +17,15 @@ import pytest
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 PASSWORD = "correct horse battery staple"
-# `make bench` runs the slow tests (marker ``slow``) in full: LUDO_SOAK=full. CI and
+# `make soak` (and `make bench`) runs the slow tests (marker ``slow``) in full: LUDO_SOAK=full. CI and
 # `make test` run them in a reduced form (fewer games, shorter waits), chosen to reach
 # the same lines of the code under test (docs/performance.md, "CI").
 SOAK_FULL = os.environ.get("LUDO_SOAK", "").lower() == "full"
 
 
-def soak(full: int | float, reduced: int | float) -> int | float:
-    """How much a slow test plays or waits: ``full`` under `make bench` (LUDO_SOAK=full),
-    ``reduced`` otherwise (CI, `make test`)."""
+def soak[T](full: T, reduced: T) -> T:
+    """How much a slow test plays or waits (games, seeds, seconds): ``full`` under
+    `make soak` and `make bench` (LUDO_SOAK=full), ``reduced`` otherwise (CI, `make test`)."""
     return full if SOAK_FULL else reduced
 
 
