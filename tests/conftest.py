@@ -46,6 +46,7 @@ from tests.servers import (  # noqa: E402,F401
     chromium,
     daphne_server,
     server_env,
+    shared_daphne_server,
 )
 
 
