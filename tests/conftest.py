@@ -129,9 +129,11 @@ def bob(db):
 # Test modules of the pure engines and bots (games/engines, games/bots import no Django).
 # They give the same result whatever the database and channel layer, so CI runs them on
 # its first pass only (`-m "not engine"` on the PostgreSQL + Redis pass).
+# test_move_descriptions (the JavaScript's words for every kind of move, through node) is
+# as pure.
 ENGINE_MODULES = (
     "test_bots", "test_conformance", "test_drekki_", "test_drumlin_", "test_eclaircissement",
-    "test_karo_", "test_quatre_en_ligne", "test_rampants_sauteurs",
+    "test_karo_", "test_quatre_en_ligne", "test_rampants_sauteurs", "test_move_descriptions",
 )
 _DJANGO_FIXTURES = {"db", "transactional_db", "django_db_setup", "client", "admin_client", "live_server",
                     "server_env", "daphne_server", "browser_page", "chromium", "alice", "bob"}
