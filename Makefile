@@ -1,6 +1,8 @@
 # Ludo. On a fresh machine (Python 3.12+, git, make):
 #   make run    virtualenv, install, migrate, demo content, worker + daphne on http://127.0.0.1:8000
-#   make test   virtualenv with the test extras, then the whole suite (PYTEST_ARGS="-k healthz -x")
+#   make test   virtualenv with the test extras, then the whole suite (PYTEST_ARGS="-k healthz -x";
+#               COVERAGE=1 runs it under coverage.py: `.venv/bin/python -m coverage report` after)
+#   make bench  the slow tests in full (LUDO_SOAK=full; CI runs them reduced), then the benches
 # Both are idempotent. PYTHON=/path/to/python3.12 picks the interpreter; otherwise the
 # first one that actually runs and is 3.12 or newer, on PATH or in pyenv's versions.
 
@@ -31,7 +33,7 @@ echo "Install one (Django 6 needs it), or name it: make PYTHON=/path/to/python3.
 exit 1
 endef
 
-.PHONY: run test venv venv-test python messages compilemessages bench clean
+.PHONY: run test soak venv venv-test python messages compilemessages bench clean
 
 python:
 	@py=$$($(find_python)) && echo "$$py: $$($$py --version)"
@@ -68,10 +70,19 @@ run: venv
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
 	$(BIN)/daphne $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) ludo.asgi:application
 
-test: venv-test
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+# Line coverage of the test process (pyproject.toml, [tool.coverage]); sys.monitoring
+# (Python 3.12+) makes it cheap.
+PYTEST = $(if $(COVERAGE),COVERAGE_CORE=sysmon $(BIN)/python -m coverage run -m pytest,$(BIN)/python -m pytest)
 
-bench: $(VENV)/.installed-bench
+test: venv-test
+	$(PYTEST) $(PYTEST_ARGS)
+
+# The soaks (marker "slow": hundreds of games, two silent minutes) in their full form;
+# the suite (make test, CI) runs them reduced (tests/conftest.py, soak()).
+soak: venv-test
+	LUDO_SOAK=full $(PYTEST) -m slow $(PYTEST_ARGS)
+
+bench: soak $(VENV)/.installed-bench
 	$(BIN)/python bench/engines.py
 	$(BIN)/python bench/limits.py
 

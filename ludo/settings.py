@@ -330,10 +330,12 @@ LUDO_BOT_THINK_SECONDS = env_int("LUDO_BOT_THINK_MS", 1000, minimum=0, maximum=6
 # meanwhile delays that table by at most this much (another worker takes over).
 LUDO_BOT_LEASE_SECONDS = env_int("LUDO_BOT_LEASE_MS", 10_000, minimum=1000, maximum=600_000) / 1000
 # Messages per 20 s: per socket (lichess's figure for a player), per person on one process.
-LUDO_WS_RATE_LIMIT = (env_int("LUDO_WS_RATE_LIMIT", 100, minimum=1), 20.0)
-LUDO_WS_PERSON_RATE_LIMIT = (env_int("LUDO_WS_PERSON_RATE_LIMIT", 200, minimum=1), 20.0)
-# Messages per 20 s per client address (IPv6: its /64), over all its sockets and people.
-LUDO_WS_ADDRESS_RATE_LIMIT = (env_int("LUDO_WS_ADDRESS_RATE_LIMIT", 600, minimum=1), 20.0)
+# LUDO_WS_RATE_WINDOW_MS shortens the window (tests that ride a limit out).
+_WS_RATE_WINDOW = env_int("LUDO_WS_RATE_WINDOW_MS", 20_000, minimum=100, maximum=3_600_000) / 1000
+LUDO_WS_RATE_LIMIT = (env_int("LUDO_WS_RATE_LIMIT", 100, minimum=1), _WS_RATE_WINDOW)
+LUDO_WS_PERSON_RATE_LIMIT = (env_int("LUDO_WS_PERSON_RATE_LIMIT", 200, minimum=1), _WS_RATE_WINDOW)
+# Messages per window per client address (IPv6: its /64), over all its sockets and people.
+LUDO_WS_ADDRESS_RATE_LIMIT = (env_int("LUDO_WS_ADDRESS_RATE_LIMIT", 600, minimum=1), _WS_RATE_WINDOW)
 # Sockets open at once per person (account, guest identity), and per address for anonymous visitors.
 LUDO_WS_MAX_SOCKETS = env_int("LUDO_WS_MAX_SOCKETS", 20, minimum=1, maximum=10_000)
 LUDO_WS_MAX_ANONYMOUS_SOCKETS = env_int("LUDO_WS_MAX_ANONYMOUS_SOCKETS", 60, minimum=1, maximum=100_000)

@@ -17,6 +17,16 @@ import pytest
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 PASSWORD = "correct horse battery staple"
+# `make soak` (and `make bench`) runs the slow tests (marker ``slow``) in full: LUDO_SOAK=full. CI and
+# `make test` run them in a reduced form (fewer games, shorter waits), chosen to reach
+# the same lines of the code under test (docs/performance.md, "CI").
+SOAK_FULL = os.environ.get("LUDO_SOAK", "").lower() == "full"
+
+
+def soak[T](full: T, reduced: T) -> T:
+    """How much a slow test plays or waits (games, seeds, seconds): ``full`` under
+    `make soak` and `make bench` (LUDO_SOAK=full), ``reduced`` otherwise (CI, `make test`)."""
+    return full if SOAK_FULL else reduced
 
 
 def require(condition: bool, reason: str) -> None:
@@ -36,6 +46,7 @@ from tests.servers import (  # noqa: E402,F401
     chromium,
     daphne_server,
     server_env,
+    shared_daphne_server,
 )
 
 
@@ -56,6 +67,19 @@ def django_db_setup(django_db_setup, django_db_blocker):
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_without_collectstatic(django_test_environment):
+    """The suite runs the development configuration (DEBUG set when the settings load:
+    static files from the apps' folders, no collectstatic). pytest-django then turns
+    DEBUG off, and WhiteNoise, which takes its autorefresh mode from DEBUG, would look
+    for collectstatic's folder on every test client's first request and warn that it
+    is missing (512 warnings a pass). Autorefresh is the development mode it stands for."""
+    from django.conf import settings
+
+    settings.WHITENOISE_AUTOREFRESH = True
+    yield
 
 
 @pytest.fixture(autouse=True)
@@ -105,9 +129,11 @@ def bob(db):
 # Test modules of the pure engines and bots (games/engines, games/bots import no Django).
 # They give the same result whatever the database and channel layer, so CI runs them on
 # its first pass only (`-m "not engine"` on the PostgreSQL + Redis pass).
+# test_move_descriptions (the JavaScript's words for every kind of move, through node) is
+# as pure.
 ENGINE_MODULES = (
     "test_bots", "test_conformance", "test_drekki_", "test_drumlin_", "test_eclaircissement",
-    "test_karo_", "test_quatre_en_ligne", "test_rampants_sauteurs",
+    "test_karo_", "test_quatre_en_ligne", "test_rampants_sauteurs", "test_move_descriptions",
 )
 _DJANGO_FIXTURES = {"db", "transactional_db", "django_db_setup", "client", "admin_client", "live_server",
                     "server_env", "daphne_server", "browser_page", "chromium", "alice", "bob"}

@@ -24,6 +24,8 @@ Fixtures (importable from tests.conftest, so every test module sees them):
   Several servers started with the same environment share the database and the
   channel layer, as production processes do.
 - ``daphne_server``: one running DaphneServer on ``server_env``, stopped after the test.
+- ``shared_daphne_server``: one running DaphneServer for a whole module, on a database
+  of its own, for tests that depend on nothing another test leaves behind.
 - ``chromium``: a module-wide headless Chromium (``/usr/bin/chromium``; skipped
   locally, failed under CI, when it is missing).
 - ``browser_page``: a fresh browser context and page (BrowserPage) that records
@@ -281,19 +283,21 @@ def _server_postgres_url() -> Iterator[tuple[str, str] | None]:
     yield server_url, template_url
 
 
-@pytest.fixture
-def server_env(
-    request: pytest.FixtureRequest, tmp_path: Path, _server_postgres_url: tuple[str, str] | None
-) -> dict[str, str]:
-    """Environment for test servers on the suite's stack (see the module docstring)."""
-    if _server_postgres_url is not None:
-        db_url = recreate_postgres(*_server_postgres_url)
+def _fresh_server_env(request: pytest.FixtureRequest, folder: Path,
+                      postgres: tuple[str, str] | None, suffix: str = "") -> dict[str, str]:
+    """A new database (a copy of the migrated template) and channel prefix for servers."""
+    if postgres is not None:
+        server_url, template_url = postgres
+        if suffix:
+            parts = urlsplit(server_url)
+            server_url = urlunsplit(parts._replace(path=parts.path + suffix))
+        db_url = recreate_postgres(server_url, template_url)
     else:
         template = request.getfixturevalue("_migrated_sqlite_template")
-        copy = tmp_path / "server.sqlite3"
+        copy = folder / "server.sqlite3"
         shutil.copyfile(template, copy)
         db_url = f"sqlite:///{copy}"
-    extra = {"DATABASE_URL": db_url, "LUDO_VAR_DIR": str(tmp_path / "var")}
+    extra = {"DATABASE_URL": db_url, "LUDO_VAR_DIR": str(folder / "var")}
     redis_url = os.environ.get("REDIS_URL", "").strip()
     if redis_url:
         prefix = os.environ.get("CHANNELS_PREFIX", "test") + "-srv-" + uuid.uuid4().hex[:8]
@@ -302,8 +306,34 @@ def server_env(
 
 
 @pytest.fixture
+def server_env(
+    request: pytest.FixtureRequest, tmp_path: Path, _server_postgres_url: tuple[str, str] | None
+) -> dict[str, str]:
+    """Environment for test servers on the suite's stack (see the module docstring)."""
+    return _fresh_server_env(request, tmp_path, _server_postgres_url)
+
+
+@pytest.fixture
 def daphne_server(server_env: dict[str, str]) -> Iterator[DaphneServer]:
     server = DaphneServer(server_env).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_daphne_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+    _server_postgres_url: tuple[str, str] | None,
+) -> Iterator[DaphneServer]:
+    """One DaphneServer for a whole module, on a database of its own (``<suite db>_srv_m``
+    on PostgreSQL): starting a server costs seconds. Only for tests that make their own
+    guests, tables and browser contexts and read nothing the module's other tests leave
+    behind; a test that needs a fresh database, kills the server or changes its
+    environment takes ``daphne_server``."""
+    env = _fresh_server_env(request, tmp_path_factory.mktemp("shared-server"), _server_postgres_url, "_m")
+    server = DaphneServer(env).start()
     try:
         yield server
     finally:

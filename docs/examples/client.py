@@ -96,13 +96,20 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
                     latest = frame
             elif kind == "error":
                 print(f"  refused: {frame['code']}: {frame['message']}", file=sys.stderr)
-                if frame["code"] == "rate_limited":  # not handled: wait as long as the server says
-                    await asyncio.sleep(float(frame.get("retry_after") or 1.0))
-                if frame["code"] != "stale_version":  # stale: the next update brings the new v
-                    sent_for = -1  # choose again from a fresh state
+                if frame["code"] == "stale_version":  # the next update brings the new v
+                    continue
+                sent_for = -1  # choose again
+                if frame["code"] != "rate_limited":  # from a fresh state
                     # No state yet: the hello itself was refused (the table is not open): say it again.
                     await out.send({"t": "sync", "id": "sync"} if latest else {"t": "hello", "id": "hello"})
-                continue
+                    continue
+                # Not handled, nothing changed: wait as long as the server says, then act again
+                # on what we know (a sync first would take the freed slot, and the move would
+                # be refused again, for ever).
+                await asyncio.sleep(float(frame.get("retry_after") or 1.0))
+                if latest is None:
+                    await out.send({"t": "hello", "id": "hello"})
+                    continue
             else:  # ack, pong, presence, chat
                 continue
             if latest["status"] in ("finished", "aborted"):

@@ -58,6 +58,8 @@ def test_a_tiny_pdf_with_a_huge_page_is_refused_before_rendering(drumlin):
     assert good.status == Document.Status.DONE, good.status_error
 
 
+# Pillow's own alarm at opening the header of the bomb the test sends on purpose.
+@pytest.mark.filterwarnings("ignore::PIL.Image.DecompressionBombWarning")
 def test_a_144_megapixel_image_is_refused_from_its_header(drumlin):
     bomb = add(drumlin, "bomb.png", huge_png())
     extract_all()

@@ -180,6 +180,7 @@ def live_stack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     folder = tmp_path_factory.mktemp("live")
     created = None
     if suite_on_postgres():
+        _share_server_template(request)
         created = url = create_postgres(suite_database_url(), "live")
     else:
         # A copy of the session's migrated template (tests.servers).
@@ -196,11 +197,19 @@ def live_stack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
             drop_postgres(created)
 
 
+def _share_server_template(request: pytest.FixtureRequest) -> None:
+    """On a suite running on PostgreSQL, copy the live databases from the template the
+    suite's servers already migrated (tests.servers), instead of migrating another."""
+    _templates.setdefault(suite_database_url(), request.getfixturevalue("_server_postgres_url")[1])
+
+
 @pytest.fixture(scope="module")
-def postgres_redis_stack() -> Iterator[Stack]:
+def postgres_redis_stack(request: pytest.FixtureRequest) -> Iterator[Stack]:
     """PostgreSQL and Redis, whatever the suite runs on (required: the test
     fails in CI without them, and is skipped locally)."""
     require_postgres_and_redis()
+    if suite_on_postgres():
+        _share_server_template(request)
     url = create_postgres(postgres_url(), "live2")
     try:
         yield Stack(url).with_redis()

@@ -22,6 +22,12 @@ from games import engines
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def daphne_server(shared_daphne_server):
+    """One server for the module (every test makes its own guest and quick table and scripts the socket)."""
+    return shared_daphne_server
+
 # The board stand-in: one button per legal move; it says which version it drew and
 # how many moves it was offered.
 FAKE_BOARD = """

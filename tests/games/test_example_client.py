@@ -19,10 +19,12 @@ CLIENT = ROOT / "docs" / "examples" / "client.py"
 @pytest.mark.parametrize("game, limits", [
     ("quatre-en-ligne", {}),
     ("rampants-sauteurs", {}),
-    # A server that allows 12 messages per 20 s: the fast bot takes the script past it; the
-    # script waits out each `rate_limited` (retry_after) and goes on (it used to answer every
-    # refusal with a sync at once, which was refused in turn, for ever).
-    ("quatre-en-ligne", {"LUDO_WS_RATE_LIMIT": "12", "LUDO_WS_PERSON_RATE_LIMIT": "24"}),
+    # A server that allows one message a second (the 20 s window shortened): the fast bot takes
+    # the script past it at nearly every move; the script waits out each `rate_limited`
+    # (retry_after) and acts again (it used to answer every refusal with a sync at once, which
+    # was refused in turn, for ever; then a sync after the wait, which took the freed slot, so
+    # that the move was refused again: with a limit this tight, for ever too).
+    ("quatre-en-ligne", {"LUDO_WS_RATE_LIMIT": "1", "LUDO_WS_PERSON_RATE_LIMIT": "2", "LUDO_WS_RATE_WINDOW_MS": "1000"}),
 ], ids=["quatre-en-ligne", "rampants-sauteurs", "tight-rate-limit"])
 def test_the_example_client_plays_a_game_against_a_bot_to_the_end(server_env, game, limits):
     env = dict(server_env, LUDO_BOT_THINK_MS="50", **limits)

@@ -5,6 +5,9 @@ memory (the RSS of the worker and every process under it, read from /proc) stays
 under 300 MB. The issue measured 41 s and 1.5 GB before the worker had lanes and
 extraction its own process.
 
+CI reads 12 pages (over 300 MB at the issue's 37 MB a page; the extraction still runs
+well past the bot's answers); `make soak` (LUDO_SOAK=full) the 40.
+
 Deterministic: the bot's answers are awaited while the extraction is known to be
 running (its process is alive before and after each answer); only the issue's
 2 s and 300 MB are asserted."""
@@ -16,9 +19,11 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from games import bots, engines
 from tests.catalog.pdf_helpers import blank_pdf
-from tests.conftest import require
+from tests.conftest import require, soak
 from tests.games.live_helpers import (
     Guest,
     ServerDB,
@@ -28,7 +33,7 @@ from tests.games.live_helpers import (
 )
 from tests.servers import DaphneServer, manage
 
-PAGES = 40
+PAGES = soak(40, 12)
 ANSWER_SECONDS = 2.0
 RSS_LIMIT_MB = 300
 EXCHANGES = 3
@@ -102,6 +107,7 @@ def document_status(db: ServerDB, title: str) -> tuple[str, int, str]:
     return rows[0] if rows else ("", 0, "")
 
 
+@pytest.mark.slow
 async def test_a_bot_answers_within_2_s_while_40_pages_are_ocrd(live_stack: Stack, tmp_path):  # noqa: F811
     require(shutil.which("tesseract") is not None, "tesseract is not installed")
     env = live_stack.env(LUDO_BOT_THINK_MS="0")

@@ -8,6 +8,12 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def daphne_server(shared_daphne_server):
+    """One server for the module (the tests only read pages)."""
+    return shared_daphne_server
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
