@@ -84,7 +84,10 @@ class ScriptedTable:
         message = json.loads(text)
         self.received.append(message)
         if message["t"] == "hello":
-            self.send(self.hello())
+            # As the server does: the state answering a hello carries its id (the page's
+            # socket is open only once that answer came).
+            answer = self.hello()
+            self.send({**answer, "id": message["id"]} if "id" in message else answer)
         elif message["t"] == "move" and self.answers:
             for frame in self.answers.pop(0)(message):
                 self.send(frame)
