@@ -90,6 +90,12 @@ def base_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """os.environ without the suite's own database/layer settings, plus ``extra``."""
     env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED}
     env.setdefault("DEBUG", "1")
+    # Every test client and browser connects from 127.0.0.1, as a whole house behind
+    # one address would: the per-address socket budget (tested on its own in
+    # tests/games/test_socket_budgets.py) would otherwise pace tests that play whole
+    # games at full speed from several sockets. The per-socket and per-person budgets
+    # stay as in production.
+    env.setdefault("LUDO_WS_ADDRESS_RATE_LIMIT", "100000")
     env["PYTHONUNBUFFERED"] = "1"
     env.update(extra or {})
     return env
