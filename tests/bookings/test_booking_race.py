@@ -8,15 +8,15 @@ database's trigger and CHECK constraint would refuse an overbooking."""
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from games.bookings import services
 from games.bookings.errors import BookingError
 from games.bookings.models import Booking, Session
 from tests.bookings.conftest import guest
+from tests.races import race as start_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,29 +24,8 @@ REQUESTS = 50
 
 
 def race(calls):
-    """Start the callables together, each in its own thread (and connection);
-    return what each returned or raised."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            results[i] = ("ok", call())
-        except BookingError as exc:
-            results[i] = ("refused", exc.code, exc.message)
-        except Exception as exc:  # anything else is a bug the test must show
-            results[i] = ("crashed", repr(exc))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-    assert not any(t.is_alive() for t in threads), "a booking thread hung"
-    return results
+    """Bookings started at the same moment (tests.races): ``("refused", code, message)``."""
+    return start_together(calls, BookingError, told=lambda exc: (exc.code, exc.message))
 
 
 def test_it_books_exactly_ten_of_fifty_concurrent_requests(shared_database, make_session, now):

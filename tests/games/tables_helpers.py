@@ -212,34 +212,11 @@ class Sock:
         await self.comm.disconnect()
 
 
+
 def race(calls, timeout: float = 120):
-    """Run the callables at the same moment, each in its own thread and database
-    connection; return what each returned (``("ok", value)``) or raised
-    (``("refused", code)`` for a TableError, ``("crashed", repr)`` for anything else)."""
-    import threading
-
-    from django.db import connections
-
+    """Table actions started at the same moment (tests.races): ``("refused", code)``
+    for a TableError."""
     from games.protocol import TableError
+    from tests.races import race as start_together
 
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            results[i] = ("ok", call())
-        except TableError as exc:
-            results[i] = ("refused", exc.code)
-        except Exception as exc:  # anything else is a bug the test must show
-            results[i] = ("crashed", repr(exc))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout)
-    assert not any(t.is_alive() for t in threads), "a racing thread hung"
-    return results
+    return start_together(calls, TableError, timeout=timeout)
