@@ -42,7 +42,10 @@ def test_a_new_account_confirms_its_address_from_the_emailed_link(server_env, br
         link = re.search(rf"http://127\.0\.0\.1:{port}/compte/adresse/valider/\S+/", body_of(message)).group(0)
         page.goto(link)
         assert page.locator("h1").inner_text() == "Confirmer mon adresse"
-        page.get_by_role("button", name="Confirmer cette adresse").click()
+        confirm = page.get_by_role("button", name="Confirmer cette adresse")
+        box = confirm.bounding_box()  # the one thing this page is for, on the first screen
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+        confirm.click()
         page.wait_for_url("**/compte/")
         assert "Votre adresse nina@example.org est confirmée." in page.locator("body").inner_text()
         assert page.get_by_text("Votre adresse est confirmée.").count() == 1
