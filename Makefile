@@ -33,7 +33,7 @@ echo "Install one (Django 6 needs it), or name it: make PYTHON=/path/to/python3.
 exit 1
 endef
 
-.PHONY: run test soak venv venv-test python messages compilemessages bench clean
+.PHONY: run test soak venv venv-test node-deps python messages compilemessages bench clean
 
 python:
 	@py=$$($(find_python)) && echo "$$py: $$($$py --version)"
@@ -56,13 +56,24 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	@touch $@ $(VENV)/.installed-test $(VENV)/.installed
 
 venv: $(VENV)/.installed
-venv-test: $(VENV)/.installed-test
+venv-test: $(VENV)/.installed-test node-deps
+
+# The node packages (package.json, pinned in package-lock.json): jsqr, the shelf check's
+# QR decoder, served from node_modules/jsqr/dist (ludo/settings.py, STATICFILES_DIRS);
+# axe-core, which the accessibility tests inject into the pages (tests/a11y.py), never
+# served. npm ci writes node_modules/.package-lock.json: reinstalled when the lock changes.
+node-deps: node_modules/.package-lock.json
+# Without npm the accessibility tests skip (and fail under CI, which installs it) and the
+# shelf check reads labels only where the browser has a BarcodeDetector (or typed by hand).
+node_modules/.package-lock.json: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: the accessibility tests will skip and the shelf check has no QR decoder (apt-get install npm)"; exit 0; }; \
+	npm ci --ignore-scripts --no-audit --no-fund && touch $@
 
 # The worker (bots, clocks, OCR, emails) runs beside daphne and stops with it.
 # The WebSocket message limit docs/protocol.md promises (games.protocol.MAX_SOCKET_MESSAGE_BYTES).
 DAPHNE_LIMITS = --websocket-max-message-size 1048576 --websocket-max-frame-size 1048576
 
-run: venv
+run: venv node-deps
 	$(BIN)/python manage.py migrate --noinput
 	SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} $(BIN)/python manage.py load_demo
 	@echo "Ludo on http://$(HOST):$(PORT)/ (English: /en/). Ctrl-C stops the site and the worker."
@@ -96,4 +107,4 @@ compilemessages: venv
 	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
 clean:
-	rm -rf $(VENV) var staticfiles artifacts .pytest_cache
+	rm -rf $(VENV) var staticfiles artifacts .pytest_cache node_modules

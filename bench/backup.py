@@ -151,8 +151,9 @@ def build(games: int) -> dict:
 
 
 def _catalogue(limit: int) -> int:
-    from catalog import conf, importer
-    from catalog.models import Game
+    from catalog import conf
+    from catalog.collection import importer
+    from catalog.collection.models import Game
 
     files = importer.order_files(conf.data_files())
     with files[0].open(encoding="utf-8-sig", newline="") as handle:
@@ -224,8 +225,10 @@ def _scans(rng: random.Random) -> dict:
     from django.core.files.base import ContentFile
     from PIL import Image, ImageDraw, ImageFont
 
-    from catalog import services
-    from catalog.models import Document, DocumentPage, Game
+    from catalog.collection.models import Game
+    from catalog.rulebooks import services
+    from catalog.rulebooks.models import Document, DocumentPage
+    from catalog.rulebooks.uploads import Upload
 
     try:
         font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", 17)
@@ -247,7 +250,7 @@ def _scans(rng: random.Random) -> dict:
     media = 0
     for n in range(DOCUMENTS):
         full, thumb = page()
-        document = services.add_scanned_document(games[n], [services.Upload("scan.png", full)],
+        document = services.add_scanned_document(games[n], [Upload("scan.png", full)],
                                                  title=f"Règles {n}", language="fr",
                                                  visibility=Document.Visibility.GUESTS)
         media += len(full)

@@ -1,29 +1,33 @@
-"""Bot strength tournaments and the hard level's thinking time.
+"""Each bot level against the one below it, and each level's thinking time under load.
 
-    .venv/bin/python bench/bots.py [--games N] [--engine SLUG] [--jobs 1|2]
-                                   [--iterations N] [--mcts key=value ...] [--markdown]
+    .venv/bin/python bench/bots.py [--games N] [--engine SLUG ...] [--pairing hard-medium|medium-easy ...]
+                                   [--budget worst|tables] [--jobs N] [--load N] [--think-moves N]
+                                   [--json FILE] [--markdown]
 
-- Each two-player engine: the hard level's bot (MCTS) against the random bot and
-  against the greedy bot, ``--games`` seeded games per pairing (200 by default),
-  the hard bot taking seat 0 in even games and seat 1 in odd ones (engines with a
-  ``first_player`` option are told that seat 0 starts, so the hard bot starts
-  half of the games). Win, draw and loss rates, with a 95% Wilson interval.
-- Drekki: 4-player games (300 by default), the hard level's bot (Drekki's own
-  search, kind "ismcts") at one seat (a different one each game) against three
-  random bots, then against three heuristic bots. Final scores are burns minus
-  tears, lower is better: the hard bot's average score, the opponents' average,
-  and the margin (opponents' average minus the bot's, per game) with its
-  standard deviation and 95% interval. (Result keys keep their old names,
-  ``mcts_score`` and so on, whatever the kind.)
-- The hard level's seconds per move, as the tables would use it (time budget and
-  iteration cap), over positions of games against the random bot: max and p95.
+- Tournaments: in every game, the hard level against the medium one, and the
+  medium against the easy one, ``--games`` seeded games per pairing, two players
+  (Drekki: the duel). The stronger level takes seat 0 in even games and seat 1 in
+  odd ones; engines with a ``first_player`` option are told that seat 0 starts,
+  so it also starts half of the games (elsewhere the seat or the seed decides).
+  A draw counts half. For each pairing: games, wins / draws / losses, the
+  stronger level's rate and its 95% Wilson interval, and whether it meets the
+  goal: a rate of at least 60% and a lower bound of at least 50%.
+- ``--budget worst`` (the default): the stronger level held to its floor, the
+  weaker one searching its most (its ``iterations``), both without a clock: the
+  worst the ordering can get whatever the load, and reproducible (a seed and the
+  node counts fix every move). ``--budget tables``: the levels as the tables run
+  them, with their time caps (results then depend on the machine's load).
+- Think time: every level's wall-clock seconds per move (what a player waits),
+  p50, p99 and max, its CPU seconds per move (p50, p99: what the move costs
+  whatever the load; the floor fits the cap when the bot gets at least CPU /
+  cap of a core) and its nodes per move (minimum and median), over
+  ``--think-moves`` moves of games between two bots of that level, as the tables
+  run it (cap and floor).
+- ``--load N`` starts N busy processes (a loop each) for the whole run, and the
+  load average is printed with the results: the think times of a loaded machine.
 
-The bot of the tournaments is the game's "hard" level (its kind and settings)
-with its time budget, unless ``--iterations`` replaces it with an iteration budget
-(reproducible, and what a tournament of hundreds of games on a shared two-core
-machine can afford); ``--mcts key=value`` changes other settings of that kind.
-Results are printed as each part finishes; ``--json FILE`` also appends them
-there, so that a long run can be made in parts.
+Results are printed as each part ends (JSON lines, also appended to ``--json``),
+then as Markdown tables with ``--markdown``.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import argparse
 import json
 import math
 import multiprocessing
+import os
 import statistics
 import sys
 import time
@@ -41,16 +46,26 @@ from typing import Any
 from games import bots, engines
 from games.engines.base import Rules
 
-DREKKI_PLAYERS = 4
+PAIRINGS = (("hard", "medium"), ("medium", "easy"))
+GOAL_RATE = 0.60
+GOAL_LOW = 0.50
+# A move counts as over its cap when it ends this much after it (the last node runs past it).
+LATE = 0.05
 
 
-def hard_bot(rules: Rules, iterations: int | None, extra: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The hard level's bot kind for this game and its settings, with the command line's changes."""
-    kind, params = bots.level_spec("hard", rules)
+# -- the bots of a pairing ----------------------------------------------------------------------
+
+
+def budgeted(level: str, rules: Rules, role: str, budget: str) -> tuple[str, dict[str, Any]]:
+    """The kind and settings ``level`` plays with: ``role`` "strong" (at its floor) or
+    "weak" (at its most) with ``budget`` "worst"; as the tables run it with "tables"."""
+    kind, params = bots.level_spec(level, rules)
     params = dict(params)
-    if iterations is not None:
-        params.update(iterations=iterations, seconds=None)
-    params.update(extra)
+    if budget == "worst" and "floor" in params:
+        most = params.get("iterations")
+        params.update(iterations=params["floor"] if role == "strong" or most is None else most, seconds=None)
+    elif budget == "worst" and "seconds" in params:
+        params["seconds"] = None  # the greedy bot: every draw it may take (a perfect-information game: one)
     return kind, params
 
 
@@ -62,34 +77,36 @@ def start_options(rules: Rules) -> dict[str, Any]:
     return {}
 
 
-def play_game(rules: Rules, players: list[bots.Bot], seed: Any, options: dict[str, Any]) -> Any:
-    state = rules.new_game(len(players), seed=seed, options=options)
+def view_of(rules: Rules, state: Any, seat: int) -> Any:
+    return json.loads(json.dumps(rules.view(state, seat)))
+
+
+def run_game(job: tuple[str, str, str, str, int]) -> dict[str, Any]:
+    """One tournament game (runs in a worker process): the stronger level's result."""
+    slug, strong, weak, budget, game = job
+    rules = engines.get(slug)
+    me = game % 2
+    seed = f"levels/{slug}/{strong}-{weak}/{game}"
+    seats: list[bots.Bot] = [None, None]  # type: ignore[list-item]
+    kind, params = budgeted(strong, rules, "strong", budget)
+    seats[me] = bots.make(kind, rules, (seed, "strong"), **params)
+    kind, params = budgeted(weak, rules, "weak", budget)
+    seats[1 - me] = bots.make(kind, rules, (seed, "weak"), **params)
+    started = time.process_time()
+    state = rules.new_game(2, seed=seed, options=start_options(rules))
+    plies = 0
     while not rules.is_over(state):
         seat = min(rules.to_act(state))
-        view = json.loads(json.dumps(rules.view(state, seat)))
-        state = rules.play(state, seat, players[seat].choose(view, seat))
-    return rules.outcome(state)
+        state = rules.play(state, seat, seats[seat].choose(view_of(rules, state, seat), seat))
+        plies += 1
+    outcome = rules.outcome(state)
+    winners = set(outcome.winners)
+    result = 0.5 if not winners or winners == {0, 1} else 1.0 if me in winners else 0.0
+    return {"result": result, "plies": plies, "cpu": time.process_time() - started}
 
 
-def run_one(job: tuple[str, str, int, dict[str, Any], int, str]) -> dict[str, Any]:
-    """One tournament game (runs in a worker process)."""
-    slug, rival, game, params, players, kind = job
-    rules = engines.get(slug)
-    me = game % players
-    seed = f"tournament/{slug}/{rival}/{game}"
-    seats = [bots.make(rival, rules, (seed, "rival", s)) for s in range(players)]
-    seats[me] = bots.make(kind, rules, (seed, "mcts"), **params)
-    started = time.perf_counter()
-    outcome = play_game(rules, seats, seed, start_options(rules))
-    return {
-        "me": me,
-        "winners": list(outcome.winners),
-        "scores": list(outcome.scores),
-        "seconds": time.perf_counter() - started,
-    }
-
-
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate (``successes`` may hold halves: draws)."""
     if not n:
         return (0.0, 1.0)
     p = successes / n
@@ -98,71 +115,103 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def two_player_summary(slug: str, rival: str, games: list[dict[str, Any]], kind: str = "mcts") -> dict[str, Any]:
+def tournament_summary(
+    slug: str, strong: str, weak: str, budget: str, games: list[dict[str, Any]]
+) -> dict[str, Any]:
     n = len(games)
-    wins = sum(1 for g in games if g["winners"] == [g["me"]])
-    draws = sum(1 for g in games if not g["winners"])
+    wins = sum(1 for g in games if g["result"] == 1.0)
+    draws = sum(1 for g in games if g["result"] == 0.5)
     losses = n - wins - draws
-    low, high = wilson(wins, n)
+    score = wins + draws / 2
+    low, high = wilson(score, n)
+    rate = score / n if n else 0.0
     return {
-        "engine": slug, "pairing": f"{kind} vs {rival}", "games": n,
-        "wins": wins, "draws": draws, "losses": losses,
-        "win_rate": wins / n, "win_low": low, "win_high": high,
-        "minutes": sum(g["seconds"] for g in games) / 60,
+        "engine": slug, "pairing": f"{strong} vs {weak}", "budget": budget, "games": n,
+        "wins": wins, "draws": draws, "losses": losses, "rate": rate, "low": low, "high": high,
+        "goal_met": rate >= GOAL_RATE and low >= GOAL_LOW,
+        "plies_median": statistics.median(g["plies"] for g in games) if games else 0,
+        "cpu_minutes": sum(g["cpu"] for g in games) / 60,
     }
 
 
-def drekki_summary(rival: str, games: list[dict[str, Any]], kind: str = "mcts") -> dict[str, Any]:
-    mine = [g["scores"][g["me"]] for g in games]
-    others = [statistics.fmean(s for i, s in enumerate(g["scores"]) if i != g["me"]) for g in games]
-    margins = [o - m for m, o in zip(mine, others)]
-    sd = statistics.stdev(margins) if len(margins) > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(len(margins))
-    wins = sum(1 for g in games if g["me"] in g["winners"])
-    mean = statistics.fmean(margins)
-    return {
-        "engine": "drekki", "pairing": f"{kind} vs 3 {rival}", "games": len(games),
-        "mcts_score": statistics.fmean(mine), "mcts_score_sd": statistics.stdev(mine) if len(mine) > 1 else 0.0,
-        "rivals_score": statistics.fmean(others), "margin": mean, "margin_sd": sd,
-        "margin_low": mean - half, "margin_high": mean + half,
-        "mcts_wins": wins, "minutes": sum(g["seconds"] for g in games) / 60,
-    }
+# -- thinking time --------------------------------------------------------------------------------
 
 
-def think_times(slug: str, moves: int, seed: int) -> dict[str, Any]:
-    """Seconds per move of the real hard level against random bots."""
+def quantile(ordered: list[float], q: float) -> float:
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def think_times(slug: str, level: str, moves: int) -> dict[str, Any]:
+    """Wall seconds and nodes per move of ``level`` as the tables run it, in games against itself."""
     rules = engines.get(slug)
-    players = DREKKI_PLAYERS if slug == "drekki" else 2
-    times: list[float] = []
+    seconds: list[float] = []
+    cpu: list[float] = []
+    nodes: list[int] = []
     game = 0
-    while len(times) < moves:
-        seats = [bots.make("random", rules, (seed, game, s)) for s in range(players)]
-        hard = bots.make("hard", rules, (seed, game, "hard"))
-        me = game % players
-        state = rules.new_game(players, seed=f"think/{slug}/{seed}/{game}", options=start_options(rules))
-        while not rules.is_over(state) and len(times) < moves:
+    while len(seconds) < moves:
+        seed = f"think/{slug}/{level}/{game}"
+        seats = [bots.make(level, rules, (seed, s)) for s in range(2)]
+        state = rules.new_game(2, seed=seed, options=start_options(rules))
+        while not rules.is_over(state) and len(seconds) < moves:
             seat = min(rules.to_act(state))
-            view = json.loads(json.dumps(rules.view(state, seat)))
-            if seat == me:
-                started = time.perf_counter()
-                move = hard.choose(view, seat)
-                times.append(time.perf_counter() - started)
-            else:
-                move = seats[seat].choose(view, seat)
+            view = view_of(rules, state, seat)
+            started, cpu_started = time.perf_counter(), time.process_time()
+            move = seats[seat].choose(view, seat)
+            spent, cpu_spent = time.perf_counter() - started, time.process_time() - cpu_started
+            if len(rules.legal_moves(state, seat)) > 1:  # a forced move asks nothing of the bot
+                seconds.append(spent)
+                cpu.append(cpu_spent)
+                nodes.append(getattr(seats[seat], "last_iterations", 0))
             state = rules.play(state, seat, move)
         game += 1
-    ordered = sorted(times)
+    ordered = sorted(seconds)
+    cpu.sort()
+    kind, params = bots.level_spec(level, rules)
     return {
-        "engine": slug, "moves": len(times), "mean": statistics.fmean(times),
-        "p95": ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)], "max": ordered[-1],
+        "engine": slug, "level": level, "kind": kind,
+        "cap": params.get("seconds"), "floor": params.get("floor"), "moves": len(seconds),
+        "p50": quantile(ordered, 0.5), "p99": quantile(ordered, 0.99), "max": ordered[-1],
+        "cpu_p50": quantile(cpu, 0.5), "cpu_p99": quantile(cpu, 0.99),
+        "nodes_min": min(nodes), "nodes_median": statistics.median(nodes),
+        "over_cap": sum(1 for s in seconds if params.get("seconds") and s > params["seconds"] + LATE),
+        "over_table": sum(1 for s in seconds if s > bots.TABLE_SECONDS - bots.APPLY_MARGIN),
     }
 
 
-def run_jobs(jobs: list[Any], workers: int) -> list[dict[str, Any]]:
-    if workers <= 1:
-        return [run_one(job) for job in jobs]
-    with multiprocessing.Pool(workers) as pool:
-        return list(pool.imap(run_one, jobs, chunksize=1))
+# -- a loaded machine -------------------------------------------------------------------------------
+
+
+def _spin() -> None:
+    while True:
+        pass
+
+
+class Load:
+    """``busy`` processes that each keep a core busy, for as long as the block lasts."""
+
+    def __init__(self, busy: int) -> None:
+        self.busy = busy
+        self.processes: list[multiprocessing.Process] = []
+
+    def __enter__(self) -> Load:
+        for _ in range(self.busy):
+            process = multiprocessing.Process(target=_spin, daemon=True)
+            process.start()
+            self.processes.append(process)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            process.join()
+
+    def describe(self) -> dict[str, Any]:
+        one, five, _ = os.getloadavg()
+        return {"busy_processes": self.busy, "cores": os.cpu_count(), "loadavg_1m": one, "loadavg_5m": five}
+
+
+# -- output ---------------------------------------------------------------------------------------
 
 
 def emit(result: dict[str, Any], out: str | None) -> None:
@@ -173,93 +222,113 @@ def emit(result: dict[str, Any], out: str | None) -> None:
 
 
 def markdown(results: Iterable[dict[str, Any]]) -> str:
+    results = list(results)
     lines = []
-    two = [r for r in results if "win_rate" in r]
-    if two:
+    matches = [r for r in results if "rate" in r]
+    if matches:
         lines += [
-            "| game | pairing | games | wins | draws | losses | win rate (95% CI) |",
+            "| game | pairing | budget | games | wins / draws / losses | rate (95% Wilson CI) | goal |",
             "|---|---|---|---|---|---|---|",
         ]
-        for r in two:
+        for r in matches:
             lines.append(
-                f"| {r['engine']} | {r['pairing']} | {r['games']} | {r['wins']} | {r['draws']} | {r['losses']} "
-                f"| {r['win_rate']:.0%} ({r['win_low']:.0%}–{r['win_high']:.0%}) |"
+                f"| {r['engine']} | {r['pairing']} | {r['budget']} | {r['games']} "
+                f"| {r['wins']} / {r['draws']} / {r['losses']} "
+                f"| {r['rate']:.1%} ({r['low']:.1%}–{r['high']:.1%}) "
+                f"| {'met' if r['goal_met'] else 'missed'} |"
             )
-    drekki = [r for r in results if "margin" in r]
-    if drekki:
+    think = [r for r in results if "p99" in r]
+    if think:
         lines += [
             "",
-            "| pairing | games | bot's avg score (sd) | rivals' avg score | margin (sd) | margin 95% CI | bot's wins |",
-            "|---|---|---|---|---|---|---|",
+            "| game | level | cap s | floor | moves | wall p50 s | wall p99 s | wall max s | CPU p50 / p99 s "
+            "| nodes min / median | over cap + 50 ms | over 1.5 s |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
-        for r in drekki:
-            lines.append(
-                f"| {r['pairing']} | {r['games']} | {r['mcts_score']:.2f} ({r['mcts_score_sd']:.2f}) "
-                f"| {r['rivals_score']:.2f} "
-                f"| {r['margin']:+.2f} ({r['margin_sd']:.2f}) | {r['margin_low']:+.2f} to {r['margin_high']:+.2f} "
-                f"| {r['mcts_wins']} |"
-            )
-    think = [r for r in results if "p95" in r]
-    if think:
-        lines += ["", "| game | moves timed | mean s | p95 s | max s |", "|---|---|---|---|---|"]
         for r in think:
-            lines.append(f"| {r['engine']} | {r['moves']} | {r['mean']:.2f} | {r['p95']:.2f} | {r['max']:.2f} |")
+            lines.append(
+                f"| {r['engine']} | {r['level']} ({r['kind']}) | {r['cap'] if r['cap'] is not None else '-'} "
+                f"| {r['floor'] if r['floor'] is not None else '-'} | {r['moves']} | {r['p50']:.3f} "
+                f"| {r['p99']:.3f} | {r['max']:.3f} | {r.get('cpu_p50', 0):.3f} / {r.get('cpu_p99', 0):.3f} "
+                f"| {r['nodes_min']} / {r['nodes_median']:g} "
+                f"| {r['over_cap']} | {r['over_table']} |"
+            )
+    loads = [r for r in results if "busy_processes" in r]
+    for r in loads:
+        lines.append(
+            f"\n{r['when']}: {r['busy_processes']} busy processes on {r['cores']} cores, "
+            f"load average {r['loadavg_1m']:.2f} (1 min), {r['loadavg_5m']:.2f} (5 min)"
+        )
     return "\n".join(lines)
 
 
-def parse_extra(pairs: list[str]) -> dict[str, Any]:
-    extra = {}
-    for pair in pairs:
-        key, _, value = pair.partition("=")
-        extra[key] = json.loads(value)
-    return extra
+def run_games(jobs: list[Any], workers: int) -> list[dict[str, Any]]:
+    """The games' results, in order; a running tally on stderr as they end."""
+    played: list[dict[str, Any]] = []
+    with multiprocessing.Pool(workers) if workers > 1 else _Serial() as pool:
+        for game in pool.imap(run_game, jobs, chunksize=1):
+            played.append(game)
+            tally = [sum(1 for g in played if g["result"] == r) for r in (1.0, 0.5, 0.0)]
+            print(f"#   game {len(played)}/{len(jobs)}: {game['result']:g} in {game['plies']} plies; "
+                  f"{tally[0]} / {tally[1]} / {tally[2]}", file=sys.stderr, flush=True)
+    return played
+
+
+class _Serial:
+    """The pool's ``imap`` in this process (``--jobs 1``)."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def imap(self, function: Any, jobs: list[Any], chunksize: int = 1) -> Iterable[Any]:
+        return map(function, jobs)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, help="games per pairing (default 200; Drekki 300)")
+    parser.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
     parser.add_argument("--engine", action="append", help="only this engine (repeatable)")
-    parser.add_argument("--rival", action="append", help="only against this bot kind (repeatable)")
-    parser.add_argument("--jobs", type=int, default=1, choices=(1, 2), help="worker processes")
-    parser.add_argument("--iterations", type=int, help="MCTS iteration budget instead of the hard time budget")
-    parser.add_argument("--mcts", action="append", default=[], metavar="KEY=VALUE", help="other settings of the hard level's bot")
-    parser.add_argument("--think-moves", type=int, default=40, help="hard-level moves to time per engine (0: skip)")
+    parser.add_argument("--pairing", action="append", choices=[f"{a}-{b}" for a, b in PAIRINGS],
+                        help="only this pairing (repeatable)")
+    parser.add_argument("--budget", choices=("worst", "tables"), default="worst",
+                        help="worst: stronger at its floor, weaker at its most, no clock; tables: time caps")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes for the games")
+    parser.add_argument("--load", type=int, default=0, metavar="N", help="busy processes during the run")
+    parser.add_argument("--think-moves", type=int, default=60,
+                        help="moves timed per level and engine (0: skip)")
     parser.add_argument("--no-tournaments", action="store_true")
     parser.add_argument("--json", dest="out", help="also append the results to this file (JSON lines)")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables at the end")
     args = parser.parse_args(argv)
 
-    extra = parse_extra(args.mcts)
     chosen = engines.all() if not args.engine else [engines.get(slug) for slug in args.engine]
+    pairings = [p for p in PAIRINGS if not args.pairing or f"{p[0]}-{p[1]}" in args.pairing]
     results = []
-    for rules in chosen:
-        if not args.no_tournaments:
-            drekki = rules.slug == "drekki"
-            if not drekki and not rules.min_players <= 2 <= rules.max_players:
+    with Load(args.load) as load:
+        for rules in chosen:
+            if not rules.min_players <= 2 <= rules.max_players:
                 continue
-            rivals = ("random", "heuristic") if drekki else ("random", "greedy")
-            players = DREKKI_PLAYERS if drekki else 2
-            games = args.games or (300 if drekki else 200)
-            kind, params = hard_bot(rules, args.iterations, extra)
-            for rival in rivals:
-                if args.rival and rival not in args.rival:
-                    continue
-                print(f"# {rules.slug}: {kind} {params} vs {rival}, {games} games", file=sys.stderr, flush=True)
-                jobs = [(rules.slug, rival, g, params, players, kind) for g in range(games)]
-                played = run_jobs(jobs, args.jobs)
-                summary = (
-                    drekki_summary(rival, played, kind) if drekki
-                    else two_player_summary(rules.slug, rival, played, kind)
-                )
-                summary["mcts"] = params
-                summary["kind"] = kind
+            for strong, weak in [] if args.no_tournaments else pairings:
+                print(f"# {rules.slug}: {strong} vs {weak} ({args.budget}), {args.games} games",
+                      file=sys.stderr, flush=True)
+                jobs = [(rules.slug, strong, weak, args.budget, g) for g in range(args.games)]
+                played = run_games(jobs, args.jobs)
+                summary = tournament_summary(rules.slug, strong, weak, args.budget, played)
+                summary["strong"] = budgeted(strong, rules, "strong", args.budget)
+                summary["weak"] = budgeted(weak, rules, "weak", args.budget)
                 results.append(summary)
                 emit(summary, args.out)
-        if args.think_moves:
-            print(f"# {rules.slug}: timing the hard level", file=sys.stderr, flush=True)
-            timing = think_times(rules.slug, args.think_moves, seed=7)
-            results.append(timing)
-            emit(timing, args.out)
+            for level in bots.LEVELS if args.think_moves else ():
+                print(f"# {rules.slug}: timing {level}", file=sys.stderr, flush=True)
+                timing = think_times(rules.slug, level, args.think_moves)
+                results.append(timing)
+                emit(timing, args.out)
+        described = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), **load.describe()}
+        results.append(described)
+        emit(described, args.out)
     if args.markdown:
         print()
         print(markdown(results))

@@ -20,7 +20,7 @@ is dropped and created again) it:
   the first search after it (which reads the vocabulary of name words into memory);
 - runs the same varied title queries (exact names, lower case, accents off,
   one-letter typos, single words, German and French names, word beginnings)
-  through ``catalog.search.search_games`` and through a naive ``icontains`` scan
+  through ``catalog.collection.search.search_games`` and through a naive ``icontains`` scan
   over every name field, in the same process, and reports p50/p95 of each and
   their ratio. Each round runs every query through one, then through the other
   (which goes first alternates from round to round); a query's time is its median
@@ -98,12 +98,14 @@ def run_one(url: str, queries_count: int, rounds: int) -> dict:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext, setup_test_environment
 
-    from catalog import conf, importer, search, services
-    from catalog.models import Game
+    from catalog import conf
+    from catalog.collection import importer, search
+    from catalog.collection.models import Game
+    from catalog.shelves import services
 
     setup_test_environment()
     call_command("migrate", verbosity=0)
-    from catalog import names
+    from catalog.collection import names
 
     files = importer.order_files(conf.data_files())
     if not files:
@@ -219,8 +221,9 @@ def measure_labels(rounds: int) -> dict:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from catalog import qr
-    from catalog.models import Copy, Game
+    from catalog.collection.models import Game
+    from catalog.shelves import qr
+    from catalog.shelves.models import Copy
 
     games = Game.objects.order_by("-owned_count")[:200]
     Copy.objects.bulk_create([Copy(game=g, shelf=f"LB{i % 99 + 1}") for i, g in enumerate(games)])
@@ -242,8 +245,8 @@ def measure_labels(rounds: int) -> dict:
 def measure_relevance(rounds: int) -> dict:
     """hit@1, hit@3 and latency of today's title search and of the one before, on
     the hand-written query set."""
-    from catalog import search
-    from catalog.models import Game
+    from catalog.collection import search
+    from catalog.collection.models import Game
     from catalog_queries import QUERIES
     from title_search_before import search_games as before_search
 

@@ -12,10 +12,10 @@ in a serif font (DejaVu Serif, 9.5 pt, A5) and degraded in three conditions:
 - ``150 noisy``: the same, then speckled (0.4% of the pixels) and saved as a JPEG at
   quality 35 (beyond the issue's three conditions: the worst scans we expect).
 
-Each page is read in the same process as catalog/extraction.py read it before this
+Each page is read in the same process as catalog/rulebooks/extraction.py read it before this
 work (``before``: the page as it is, no resolution given, plain text), as it is but
 with the resolution given and the TSV output that carries the confidences (``raw``),
-and through ``catalog.ocr.preprocess`` (``prepared``); ``--steps`` also reads it with each step
+and through ``catalog.rulebooks.ocr.preprocess`` (``prepared``); ``--steps`` also reads it with each step
 left out in turn, which is how the steps were chosen. For each it prints the character
 error rate against the rendered text (Levenshtein distance over the source length,
 whitespace runs counted as one space, typographic quotes as plain ones), tesseract's
@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 
-from catalog import ocr  # noqa: E402
+from catalog.rulebooks import ocr  # noqa: E402
 
 SEEDS = ROOT.parent / "shared" / "seeds"
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
@@ -221,7 +221,7 @@ class Reading:
 
 
 def read_as_before(image: Image.Image, language: str) -> ocr.OcrResult:
-    """tesseract as catalog/extraction.py called it before preprocessing: the page as
+    """tesseract as catalog/rulebooks/extraction.py called it before preprocessing: the page as
     it is, a PNG with no resolution recorded, plain-text output (and no confidence)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "page.png"

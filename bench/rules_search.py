@@ -9,7 +9,7 @@ created again) it migrates, imports the five seed rulebooks ``--copies`` times e
 (a library of some hundred rulebooks and a thousand pages, each copy under its own
 game so that the glossaries apply), then runs 30 queries in French, German and
 English (single words, several words, "phrases", -exclusions, words of another
-language than the rulebook's) through ``catalog.rules_search.search_rules`` and
+language than the rulebook's) through ``catalog.rulebooks.rules_search.search_rules`` and
 through the implementation it replaced (kept below as ``legacy_search_rules``: the
 same statement shape, snippets stemming every word of every hit in Python), in the
 same process. Each round runs every query through one then the other (which goes
@@ -59,11 +59,12 @@ LEGACY_CONFIGS = {"fr": "ludo_french", "de": "ludo_german", "en": "ludo_english"
 
 
 def legacy_search_rules(query: str, user=None, game=None, limit: int = 50):
-    """catalog.search.search_rules before catalog/rules_search.py (November 2026)."""
+    """catalog.search.search_rules before catalog/rules_search.py (November 2026;
+    now catalog/rulebooks/rules_search.py)."""
     from django.db import connection
 
     from catalog import text as textlib
-    from catalog.models import Document, DocumentPage
+    from catalog.rulebooks.models import Document, DocumentPage
 
     if not textlib.fold_query(query):
         return []
@@ -120,8 +121,10 @@ def run_one(url: str, copies: int, rounds: int) -> dict:
     from django.db import connection
     from django.test.utils import setup_test_environment
 
-    from catalog import conf, rules_search, services
-    from catalog.models import Game
+    from catalog import conf
+    from catalog.collection.models import Game
+    from catalog.rulebooks import rules_search, services
+    from catalog.rulebooks.uploads import Upload
 
     setup_test_environment()
     call_command("migrate", verbosity=0)
@@ -132,7 +135,7 @@ def run_one(url: str, copies: int, rounds: int) -> dict:
             path = next(f for f in files if f.name.startswith(prefix))
             game = Game(title=f"{engine} {copy:03d} {prefix}", engine_slug=engine)
             game.save()
-            services.add_text_document(game, services.Upload(path.name, path.read_bytes()),
+            services.add_text_document(game, Upload(path.name, path.read_bytes()),
                                        title=f"{prefix}{copy:03d}", language=language)
     import_seconds = time.perf_counter() - started
     if connection.vendor == "postgresql":

@@ -1,4 +1,4 @@
-"""Title search as it was before issue #15 (catalog/search.py at commit 539860b),
+"""Title search as it was before issue #15 (catalog/collection/search.py at commit 539860b),
 kept only so that bench/catalog.py can measure it beside today's in the same run:
 one name per language, every query word required, ranked by closeness then owners.
 """
@@ -19,7 +19,7 @@ from django.db.models import BooleanField, QuerySet
 from django.db.models.expressions import RawSQL
 
 from catalog import text as textlib
-from catalog.models import Game
+from catalog.collection.models import Game
 
 TITLE_LIMIT = 200
 CANDIDATES = 300

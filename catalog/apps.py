@@ -8,8 +8,9 @@ class CatalogConfig(AppConfig):
     verbose_name = _("Catalogue")
 
     def ready(self) -> None:
-        from catalog import jobs, search
+        from catalog import search_schema
+        from catalog.rulebooks import jobs
         from ludo import worker
 
-        post_migrate.connect(search.post_migrate, sender=self, dispatch_uid="catalog-search-schema")
+        post_migrate.connect(search_schema.post_migrate, sender=self, dispatch_uid="catalog-search-schema")
         worker.register("catalog.extract_text", jobs.extract_pending_documents, lane=worker.DOCUMENTS)

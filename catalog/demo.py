@@ -11,9 +11,17 @@ import csv
 from pathlib import Path
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
-from catalog import conf, demo_links, importer, names, services
-from catalog.models import Copy, Document, Edition, Game, Person, Publisher, Term
+from catalog import conf
+from catalog.collection import importer, names
+from catalog.collection.models import Edition, Game, Person, Publisher, Term
+from catalog.rulebooks import demo_links
+from catalog.rulebooks import services as rulebooks
+from catalog.rulebooks.models import Document
+from catalog.rulebooks.uploads import Upload
+from catalog.shelves import services as shelves
+from catalog.shelves.models import Copy
 
 DEMO_GAMES = 9000
 BOXES_PER_SHELF = 20
@@ -37,14 +45,14 @@ BOXES = [
         "designers": ["Thomas Kotulla"], "publishers": ["FX Schmid", "Clou (Wendel GmbH)"],
         "terms": ["abstract-strategy", "grid-movement"],
         "editions": [("de", "FX Schmid", 1987, ""), ("de", "Clou (Wendel GmbH)", 1986, "")],
-        "copy": ("D5", "1 board of 8 × 10 squares\n12 pink pieces\n12 violet pieces\n1 Drumlin (grey wooden peg)\nRules (French translation)"),
+        "copy": ("D5", "\n".join([gettext_noop("1 board of 8 × 10 squares"), gettext_noop("12 pink pieces"), gettext_noop("12 violet pieces"), gettext_noop("1 Drumlin (grey wooden peg)"), gettext_noop("Rules (French translation)")])),
     },
     {
         "slug": "karo", "title": "Karo", "engine_slug": "", "min_players": 2, "max_players": 2,
         "min_time": 15, "max_time": 30, "min_age": 8, "weight": "1.80", "language_dependence": 0,
         "designers": ["Steffen Mühlhäuser"], "publishers": [], "terms": ["abstract-strategy", "grid-movement"],
         "editions": [("de", None, None, "")],
-        "copy": ("K2#", "24 square tiles\n6 red pieces\n6 white pieces\nRules for three games"),
+        "copy": ("K2#", "\n".join([gettext_noop("24 square tiles"), gettext_noop("6 red pieces"), gettext_noop("6 white pieces"), gettext_noop("Rules for three games")])),
     },
     {
         "slug": "drekki", "title": "Drekki", "year": 2019, "engine_slug": "drekki",
@@ -52,7 +60,7 @@ BOXES = [
         "min_time": 20, "max_time": 30, "teach_time": 10, "min_age": 8, "weight": "1.60", "language_dependence": 0,
         "designers": ["Franz Couderc"], "publishers": ["Lud'Act"], "terms": ["bluffing", "fantasy", "auction", "simultaneous-selection"],
         "editions": [("fr", "Lud'Act", 2019, "")],
-        "copy": ("B3", "27 dragon tiles\n36 mage cards (6 colours × 6)\n13 tear tokens\nRules"),
+        "copy": ("B3", "\n".join([gettext_noop("27 dragon tiles"), gettext_noop("36 mage cards (6 colours × 6)"), gettext_noop("13 tear tokens"), gettext_noop("Rules")])),
     },
 ]
 
@@ -75,7 +83,8 @@ SEEDS = [
     ("002_", "drekki", "rules", "fr", "Drekki — règle", "", "Lud'Act 2019"),
     ("004_", "karo", "translation", "fr", "Karo — règles des trois jeux", "", "Boîte Karo ; OCR d'un scan de collectionneur"),
 ]
-LICENCE = "Règle partagée par des collectionneurs pour les joueurs ; les droits restent aux auteurs et aux éditeurs."
+# Stored in English, shown in the reader's language (templates/catalog/reader.html translates it).
+LICENCE = gettext_noop("Rulebook shared by collectors for the players; the rights stay with the authors and publishers.")
 
 
 def _box(spec: dict) -> Game:
@@ -95,7 +104,7 @@ def _box(spec: dict) -> Game:
             )
     if "copy" in spec and not game.copies.exists():
         shelf, contents = spec["copy"]
-        services.add_copy(game, shelf, edition=game.editions.first(), contents=contents, acquired_from="demo")
+        shelves.add_copy(game, shelf, edition=game.editions.first(), contents=contents, acquired_from="demo")
     return game
 
 
@@ -131,8 +140,8 @@ def _seeds(stdout) -> None:
         path = next((f for f in files if f.name.startswith(prefix)), None)
         if path is None or Document.objects.filter(game__slug=slug, title=title).exists():
             continue
-        services.add_text_document(
-            Game.objects.get(slug=slug), services.Upload(path.name, path.read_bytes()),
+        rulebooks.add_text_document(
+            Game.objects.get(slug=slug), Upload(path.name, path.read_bytes()),
             title=title, kind=kind, language=language, translator=translator, source=source,
             licence_note=LICENCE, visibility=Document.Visibility.PUBLIC,
         )

@@ -1,24 +1,11 @@
-from django.urls import path
-from django.utils.translation import gettext_lazy as _
+"""The catalogue's addresses, all under the ``catalog:`` namespace; each room
+lists its own pages (the play log has its own namespace, catalog.playlog.urls)."""
 
-from catalog import views
+from django.urls import include, path
 
 app_name = "catalog"
 urlpatterns = [
-    path("", views.index, name="index"),
-    path(_("what-to-play/"), views.pick, name="pick"),
-    path(_("game/<slug:slug>/"), views.game_detail, name="game"),
-    path(_("game/<slug:slug>/rules/"), views.rules, name="rules"),
-    path(_("game/<slug:slug>/qr.svg"), views.game_qr, name="game_qr"),
-    path(_("copy/<num:pk>/qr.svg"), views.copy_qr, name="copy_qr"),
-    path(_("copy/<num:pk>/missing/"), views.report_missing, name="report_missing"),
-    path(_("labels/"), views.labels, name="labels"),
-    path(_("rules/search/"), views.rules_search, name="rules_search"),
-    path(_("rules/<num:pk>/page/<num:number>/"), views.reader, name="reader"),
-    path(_("rules/<num:pk>/"), views.read, name="read"),
-    path(_("rules/<num:pk>/sections/"), views.pairings, name="pairings"),
-    path(_("rules/<num:pk>/page/<num:number>/correct/"), views.correct_page, name="correct_page"),
-    path(_("rules/<num:pk>/to-check/"), views.document_review, name="document_review"),
-    path(_("rules/<num:pk>/page/<num:number>/<str:size>.png"), views.page_image, name="page_image"),
-    path(_("rules/<num:pk>/file/<num:file_id>/"), views.document_file, name="document_file"),
+    path("", include("catalog.collection.urls")),
+    path("", include("catalog.shelves.urls")),
+    path("", include("catalog.rulebooks.urls")),
 ]

@@ -20,6 +20,8 @@ import time
 from datetime import timedelta
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+from django.db.models import Min
 from django.utils import timezone
 
 from games import engines, services
@@ -36,7 +38,8 @@ STALE_OPEN_TABLE = timedelta(hours=6)
 IDLE = 1.0
 # Without wake-ups (the in-memory layer of the embedded configuration cannot
 # reach the worker's process), look at the database more often: a person
-# playing a bot waits for this, on top of the bot's think delay.
+# playing a bot waits for this, on top of the bot's think delay (setting
+# LUDO_WORKER_POLL_SECONDS, from LUDO_WORKER_POLL_MS).
 IDLE_WITHOUT_WAKEUPS = 0.25
 
 _last_presence = 0.0
@@ -50,14 +53,26 @@ _woken = False  # the channel layer wakes this worker when a bot becomes due
 
 def _until_next() -> float:
     """Seconds until the next bot move, clock or countdown is due (at most IDLE)."""
-    idle = IDLE if _woken else IDLE_WITHOUT_WAKEUPS
-    # A table held back (set aside, or waiting before its next try) would
-    # otherwise make the lane spin on its deadline, long past.
-    held = {pk for guard in (BOTS, CLOCKS, COUNTDOWNS) for pk in guard.held(Table)}
-    due = services.next_deadline(exclude=held)
+    idle = IDLE if _woken else float(getattr(settings, "LUDO_WORKER_POLL_SECONDS", IDLE_WITHOUT_WAKEUPS))
+    due = _next_due()
     if due is None:
         return idle
     return max(0.0, min(idle, (due - timezone.now()).total_seconds()))
+
+
+def _next_due():
+    """The earliest deadline the play lane must serve. A table a guard holds back
+    (set aside, or waiting before its next try) would make the lane spin on that
+    guard's deadline, long past: each deadline leaves out the tables its own
+    guard holds, and only those (a table whose clock step failed still gets its
+    bot moves on time)."""
+    held = {column: guard.held(Table) for guard, column in
+            ((BOTS, "bot_due"), (CLOCKS, "clock_deadline"), (COUNTDOWNS, "countdown_deadline"))}
+    if not any(held.values()):
+        return services.next_deadline()
+    running = Table.objects.filter(status=Table.Status.RUNNING)
+    moments = [running.exclude(pk__in=rows).aggregate(due=Min(column))["due"] for column, rows in held.items()]
+    return min((m for m in moments if m is not None), default=None)
 
 
 def play_bot_turn(table_id: int) -> bool:

@@ -28,6 +28,7 @@ from games.bots.names import bot_name, is_cast_name
 from games.engines.base import Option, Rules
 from games.models import Seat, Table
 from games.protocol import ERROR_MESSAGES, TableError
+from games.ratings.eligibility import unconfirmed
 from ludo.guests import ensure_guest_name
 
 # Engines declare their option texts in English; these are the same strings,
@@ -69,7 +70,7 @@ LEVELS = (
 
 def _catalog_games() -> dict[str, Any]:
     """The catalogue's game for each engine slug (its translated title, its rules page)."""
-    from catalog.models import Game
+    from catalog.collection.models import Game
 
     found = {}
     for game in Game.objects.exclude(engine_slug="").order_by("pk"):
@@ -192,6 +193,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "chosen": chosen,
         "can_sit": who.can_sit,
         "is_guest": who.user_id is None,
+        # The rated choice (games.ratings.eligibility): accounts with a confirmed address.
+        "can_rate": who.user_id is not None and not unconfirmed([who.user_id]),
         "tables": tables,
         "my_tables": _my_tables(who, titles),
         "clocks": [(key, _(label)) for key, _clock, label in CLOCKS],
@@ -262,6 +265,8 @@ def create(request: HttpRequest) -> HttpResponse:
         table = services.create_table(
             who, rules.slug, count, _read_options(request, rules), clock=_read_clock(request),
             private=request.POST.get("private") == "on",
+            # Refused (account_required, unconfirmed_account) by the same rules as the API's.
+            rated=request.POST.get("rated") == "on",
         )
         by_level: dict[str, list[int]] = {}
         for index in range(1, count):

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.http import HttpRequest
 
 # Apps whose every model the hosts manage (catalog, tables, sessions, play log).
-HOST_APPS = ("catalog", "games", "bookings", "tokens", "playlog", "bulkheads")
+HOST_APPS = ("catalog", "games", "bookings", "tokens", "playlog", "bulkheads", "boxes")
 GUEST_NAME_KEY = "guest_name"
 GUEST_NAME_MAX = 40
 

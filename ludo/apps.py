@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate, post_save
+from django.db.models.signals import post_migrate, post_save, pre_save
 
 
 class LudoConfig(AppConfig):
@@ -20,3 +20,8 @@ class LudoConfig(AppConfig):
 
         post_migrate.connect(sync_hosts_group, dispatch_uid="ludo.sync_hosts_group")
         post_save.connect(remember_name_skeleton, sender=get_user_model(), dispatch_uid="ludo.name_skeleton")
+
+        from ludo.account.credentials import remember_active, tell_deactivation
+
+        pre_save.connect(remember_active, sender=get_user_model(), dispatch_uid="ludo.remember_active")
+        post_save.connect(tell_deactivation, sender=get_user_model(), dispatch_uid="ludo.tell_deactivation")

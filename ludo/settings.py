@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "games.living",
     "ludo.tokens",
     "ludo.bulkheads",
+    "tournaments",
+    "boxes",
 ]
 
 MIDDLEWARE = [
@@ -169,6 +171,10 @@ if not (MEDIA_INTERNAL_URL.startswith("/") and MEDIA_INTERNAL_URL.endswith("/"))
 STATIC_URL = "/static/"
 STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# The shelf check's QR decoder (npm: jsqr, a dependency in package.json; `make node-deps`),
+# served from node_modules as it is, never copied into the repository.
+if (BASE_DIR / "node_modules/jsqr/dist").is_dir():
+    STATICFILES_DIRS.append(("vendor/jsqr", BASE_DIR / "node_modules/jsqr/dist"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -179,7 +185,7 @@ STORAGES = {
         )
     },
 }
-# Text extraction of scans runs in a process of its own (catalog.extractor) with these
+# Text extraction of scans runs in a process of its own (catalog.rulebooks.extractor) with these
 # limits; a document that reaches one fails with the reason, the worker goes on.
 LUDO_EXTRACTION = {
     "memory_mb": env_int("LUDO_EXTRACTION_MEMORY_MB", 1536, minimum=256),  # address space (RLIMIT_AS)
@@ -343,6 +349,13 @@ LUDO_WS_MAX_ANONYMOUS_SOCKETS = env_int("LUDO_WS_MAX_ANONYMOUS_SOCKETS", 60, min
 LUDO_WS_CREDENTIALS_SECONDS = env_int("LUDO_WS_CREDENTIALS_SECONDS", 30, minimum=1, maximum=60)
 # A table socket whose hello has not opened the table after this many seconds is closed.
 LUDO_WS_HELLO_SECONDS = env_int("LUDO_WS_HELLO_SECONDS", 30, minimum=5, maximum=600)
+# The embedded configuration's polls (the in-memory layer cannot cross processes):
+# a table socket re-reads its table's version every LUDO_TABLE_POLL_MS (unset: 500
+# with the in-memory layer, none with Redis; 0: never), and the worker looks for due
+# bots, clocks and countdowns every LUDO_WORKER_POLL_MS without wake-ups.
+if env_str("LUDO_TABLE_POLL_MS", "").strip():
+    LUDO_TABLE_POLL_SECONDS = env_int("LUDO_TABLE_POLL_MS", 500, minimum=0, maximum=60_000) / 1000
+LUDO_WORKER_POLL_SECONDS = env_int("LUDO_WORKER_POLL_MS", 250, minimum=10, maximum=60_000) / 1000
 # Tables waiting for players (open, not started) one person may have at once.
 LUDO_MAX_OPEN_TABLES = env_int("LUDO_MAX_OPEN_TABLES", 3, minimum=1, maximum=1000)
 # Rated games (docs/ratings.md): a seat of a rated table without a clock that

@@ -10,7 +10,7 @@ Two guards, because Django reads a whole request body before any view runs
 - :class:`LimitedUploadHandler`, the first of Django's upload handlers: a file past
   ``LUDO_MAX_UPLOAD_BYTES`` stops being stored at the limit and arrives in the form
   as a :class:`TooLargeFile` with no content, which the form refuses with the
-  reason (catalog.admin); nothing is saved.
+  reason (catalog.rulebooks.admin); nothing is saved.
 """
 
 from __future__ import annotations

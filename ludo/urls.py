@@ -13,7 +13,7 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from django.views.i18n import JavaScriptCatalog
 
-from catalog import views as catalog_views
+from catalog.rulebooks import views as rulebook_views
 from ludo import views
 from ludo.account import views as account_views
 
@@ -27,7 +27,7 @@ urlpatterns = [
     path("i18n/setlang/", views.set_language, name="set_language"),
     # Nothing of MEDIA_ROOT is served as is: each file through a view that checks
     # who may see it (catalog.media).
-    path(settings.MEDIA_URL.lstrip("/") + "<path:name>", catalog_views.media_file, name="media"),
+    path(settings.MEDIA_URL.lstrip("/") + "<path:name>", rulebook_views.media_file, name="media"),
 ]
 
 urlpatterns += i18n_patterns(
@@ -43,7 +43,9 @@ urlpatterns += i18n_patterns(
     path("catalogue/", include("catalog.urls")),
     path("catalogue/", include("catalog.playlog.urls")),
     path("sessions/", include("games.bookings.urls")),
+    path(_("boxes/"), include("boxes.urls")),
     path("", include("games.living.urls")),
+    path("", include("tournaments.urls")),
     path("", include("games.urls")),
     path("", include("ludo.tokens.urls")),
     path("", include("games.ratings.urls")),

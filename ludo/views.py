@@ -22,12 +22,12 @@ from django.templatetags.static import static
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from ludo.account import address
+from ludo.account import address, guest_games
 from ludo.accounts import (
     GUEST_NAME_KEY,
     GUEST_NAME_MAX,
@@ -149,6 +149,9 @@ class SignUpForm(UserCreationForm):
         return username
 
 
+# A house behind one address signs up many guests in an evening; a script does not
+# get to fill the accounts table (or the outbox, with confirmation links) from one.
+@rate_limited("signup", per_person=(10, 600.0), per_address=(30, 3600.0))
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
@@ -157,9 +160,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         with transaction.atomic():
             user = form.save()
             address.ask(user, translation.get_language())
+            # This session's own guest games, never another's (ludo.account.guest_games).
+            carried = guest_games.carry_over(request.session, user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         request.session.pop(GUEST_NAME_KEY, None)
         messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
+        if carried:
+            messages.info(request, ngettext(
+                "Your finished game as a guest is now in your account.",
+                "Your %(count)s finished games as a guest are now in your account.", carried) % {"count": carried})
         if user.email:
             messages.info(request, _("A link is on its way to %(email)s: follow it to confirm your address.")
                           % {"email": user.email})

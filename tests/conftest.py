@@ -82,6 +82,59 @@ def _static_files_without_collectstatic(django_test_environment):
     yield
 
 
+# Rows migrate's post_migrate signal derives from the models alone (content types and
+# permissions): kept by the flush after a transactional test, so it need not be sent again.
+KEPT_BY_FLUSH = frozenset({"django_content_type", "auth_permission"})
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_flush(django_test_environment):
+    """After each transactional test Django empties every table, then sends post_migrate
+    again to recreate content types, permissions and the hosts' group: 1.5-3 s a test on
+    a loaded CI machine, most of it in post_migrate (one permission query per app), and
+    the largest cost of the PostgreSQL pass. Here the flush keeps the rows post_migrate
+    derives from the models (KEPT_BY_FLUSH), empties the others and recreates the hosts'
+    group: the state migrate leaves, without the signal. The triggers post_migrate
+    installs are schema, which no flush removes.
+
+    On PostgreSQL Django empties the tables with one TRUNCATE of them all, which creates a
+    new file for every table and index; the tables of a test hold a few rows, so DELETE is
+    several times cheaper, and every foreign key Django creates is deferrable, so their
+    order does not matter inside the flush's transaction."""
+    from django.core.management.color import no_style
+    from django.db import connections
+    from django.db.backends.postgresql.operations import DatabaseOperations
+    from django.test import TransactionTestCase
+
+    from ludo.accounts import sync_hosts_group
+
+    teardown = TransactionTestCase._fixture_teardown
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or not tables:
+            return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        return ["SET CONSTRAINTS ALL DEFERRED"] + [
+            f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))}" for table in tables
+        ]
+
+    def fixture_teardown(self):
+        if self.available_apps is not None or self.serialized_rollback or self.reset_sequences:
+            return teardown(self)
+        for name in self._databases_names(include_mirrors=False):
+            connection = connections[name]
+            tables = [table for table in connection.introspection.django_table_names(only_existing=True)
+                      if table not in KEPT_BY_FLUSH]
+            connection.ops.execute_sql_flush(connection.ops.sql_flush(no_style(), tables))
+        sync_hosts_group()
+
+    DatabaseOperations.sql_flush = sql_flush
+    TransactionTestCase._fixture_teardown = fixture_teardown
+    yield
+    DatabaseOperations.sql_flush = truncate
+    TransactionTestCase._fixture_teardown = teardown
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Tests log in a lot: a fast hasher keeps them quick (production keeps Django's default)."""

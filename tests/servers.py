@@ -98,6 +98,13 @@ def base_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     env.setdefault("LUDO_WS_ADDRESS_RATE_LIMIT", "100000")
     env["PYTHONUNBUFFERED"] = "1"
     env.update(extra or {})
+    if not env.get("REDIS_URL", "").strip():
+        # The embedded stack has no wake-ups: a socket re-reads its table every
+        # LUDO_TABLE_POLL_MS and the worker looks for due bots every LUDO_WORKER_POLL_MS
+        # (500 and 250 ms by default, tests/ludo/test_settings*). Whole games against bots
+        # would wait for both polls at every move; test servers poll faster, by the same code.
+        env.setdefault("LUDO_TABLE_POLL_MS", "100")
+        env.setdefault("LUDO_WORKER_POLL_MS", "50")
     return env
 
 
@@ -387,20 +394,25 @@ class BrowserPage:
         assert not self.console_errors, "browser console errors:\n" + "\n".join(self.console_errors)
 
 
-@pytest.fixture
-def browser_page(chromium: Any, request: pytest.FixtureRequest) -> Iterator[BrowserPage]:
-    context = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="fr-FR")
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    probe = BrowserPage(page=page, name=request.node.path.stem)
+def recording(probe: BrowserPage) -> BrowserPage:
+    """``probe`` with its page's console errors, page errors and CSP violations recorded
+    in ``probe.console_errors``."""
 
     def on_console(message: Any) -> None:
         # CSP violations ("Refused to ...") and failed loads arrive as console errors.
         if message.type == "error":
             probe.console_errors.append(f"console: {message.text} ({message.location.get('url', '')})")
 
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: probe.console_errors.append(f"page error: {error}"))
+    probe.page.on("console", on_console)
+    probe.page.on("pageerror", lambda error: probe.console_errors.append(f"page error: {error}"))
+    return probe
+
+
+@pytest.fixture
+def browser_page(chromium: Any, request: pytest.FixtureRequest) -> Iterator[BrowserPage]:
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="fr-FR")
+    context.set_default_timeout(10_000)
+    probe = recording(BrowserPage(page=context.new_page(), name=request.node.path.stem))
     try:
         yield probe
     finally:

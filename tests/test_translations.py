@@ -184,6 +184,24 @@ def test_it_translates_every_french_entry():
     assert not problems, "Untranslated French UI text (run `make messages`, translate, `make compilemessages`):\n" + "\n".join(problems)
 
 
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_it_gives_every_plural_entry_as_many_forms_as_the_header_declares(language):
+    """A missing form falls back to the English msgid at run time (French declares three:
+    one, millions, other; 5 takes the third), silently, for every count that needs it."""
+    problems = []
+    for po in catalogues(language):
+        entries = parse_po(po)
+        declared = re.search(r"nplurals=(\d+)", entries[0].msgstr[0])
+        assert declared, f"{po}: no nplurals in the header"
+        forms = int(declared.group(1))
+        for entry in entries[1:]:
+            if entry.msgid_plural is None or entry.obsolete or not any(entry.msgstr.values()):
+                continue
+            if sorted(entry.msgstr) != list(range(forms)):
+                problems.append(f"{po.relative_to(ROOT)}: {entry.msgid[:60]!r} has forms {sorted(entry.msgstr)}")
+    assert not problems, f"Plural entries without their {language} forms:\n" + "\n".join(problems)
+
+
 def test_it_leaves_english_entries_empty_so_the_msgid_shows():
     for po in catalogues("en"):
         filled = [e.msgid for e in parse_po(po)[1:] if not e.obsolete and any(e.msgstr.values())]

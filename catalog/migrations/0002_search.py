@@ -1,4 +1,4 @@
-"""Search schema, by database vendor (see catalog/search.py).
+"""Search schema, by database vendor (see catalog/search_schema.py).
 
 PostgreSQL: extensions unaccent and pg_trgm; text-search configurations
 ludo_french, ludo_german and ludo_english (unaccent, then the language's stemmer);
@@ -11,15 +11,15 @@ from django.db import migrations
 
 
 def forwards(apps, schema_editor):
-    from catalog import search
+    from catalog import search_schema
 
-    search.install(schema_editor)
+    search_schema.install(schema_editor)
 
 
 def backwards(apps, schema_editor):
-    from catalog import search
+    from catalog import search_schema
 
-    search.uninstall(schema_editor)
+    search_schema.uninstall(schema_editor)
 
 
 class Migration(migrations.Migration):

@@ -5,14 +5,14 @@
 Replaces the trigram index over whole names (PostgreSQL) and the trigram FTS5
 table over names (SQLite) of 0002 with: a trigram index over the distinct words of
 names (typo-tolerant word matching) and a word index over the names (PostgreSQL:
-GIN on to_tsvector('simple', name_key); SQLite: FTS5 unicode61). See search.py.
+GIN on to_tsvector('simple', name_key); SQLite: FTS5 unicode61). See catalog/search_schema.py.
 """
 
 from django.db import migrations, models
 
 
 def forwards(apps, schema_editor):
-    from catalog import search
+    from catalog import search_schema
 
     connection = schema_editor.connection
     with connection.cursor() as cursor:
@@ -22,7 +22,7 @@ def forwards(apps, schema_editor):
             cursor.execute("DROP TABLE IF EXISTS catalog_game_fts")
         elif connection.vendor == "postgresql":
             cursor.execute("DROP INDEX IF EXISTS catalog_game_name_trgm")
-    search.install(schema_editor)
+    search_schema.install(schema_editor)
     Game = apps.get_model("catalog", "Game")
     NameWord = apps.get_model("catalog", "NameWord")
     words = set()
@@ -32,9 +32,9 @@ def forwards(apps, schema_editor):
 
 
 def backwards(apps, schema_editor):
-    from catalog import search
+    from catalog import search_schema
 
-    search.uninstall(schema_editor)
+    search_schema.uninstall(schema_editor)
 
 
 class Migration(migrations.Migration):

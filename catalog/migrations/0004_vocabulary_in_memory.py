@@ -2,7 +2,7 @@
 
 The typo matching of query words against the vocabulary of name words moved from
 the database (PostgreSQL: trigram GIN index on catalog_nameword; SQLite: FTS5
-trigram table over it) into each process (catalog.search.Vocabulary), which saves a
+trigram table over it) into each process (catalog.collection.search.Vocabulary), which saves a
 round trip per search. Those objects go, and a version stamp of the vocabulary comes
 (catalog_search_state, bumped by triggers on catalog_nameword) so that a process
 knows, within the search statement itself, when its copy is out of date.
@@ -12,7 +12,7 @@ from django.db import migrations
 
 
 def forwards(apps, schema_editor):
-    from catalog import search
+    from catalog import search_schema
 
     connection = schema_editor.connection
     with connection.cursor() as cursor:
@@ -22,7 +22,7 @@ def forwards(apps, schema_editor):
             cursor.execute("DROP TABLE IF EXISTS catalog_nameword_fts")
         elif connection.vendor == "postgresql":
             cursor.execute("DROP INDEX IF EXISTS catalog_nameword_trgm")
-    search.install(schema_editor)
+    search_schema.install(schema_editor)
 
 
 def backwards(apps, schema_editor):

@@ -2,7 +2,7 @@
 of title search), a cover picture, and QR codes kept once drawn (shelf labels). The French, German and English titles a game
 already had become its primary names in those languages."""
 
-import catalog.models
+import catalog.collection.models
 import django.db.models.deletion
 from django.db import migrations, models
 
@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='game',
             name='cover',
-            field=models.ImageField(blank=True, upload_to=catalog.models._cover_path, verbose_name='cover picture'),
+            field=models.ImageField(blank=True, upload_to=catalog.collection.models._cover_path, verbose_name='cover picture'),
         ),
         migrations.AddField(
             model_name='game',
@@ -45,7 +45,7 @@ class Migration(migrations.Migration):
             name='GameName',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('language', models.CharField(help_text='fr, en, de, it, es...', max_length=2, validators=[catalog.models.validate_name_language], verbose_name='language')),
+                ('language', models.CharField(help_text='fr, en, de, it, es...', max_length=2, validators=[catalog.collection.models.validate_name_language], verbose_name='language')),
                 ('name', models.CharField(max_length=300, verbose_name='name')),
                 ('primary', models.BooleanField(default=False, verbose_name='primary in this language')),
                 ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='names', to='catalog.game', verbose_name='game')),

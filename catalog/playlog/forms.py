@@ -17,8 +17,8 @@ from typing import Any
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 
-from catalog import search
-from catalog.models import Game
+from catalog.collection import search
+from catalog.collection.models import Game
 from catalog.playlog import rules
 from catalog.playlog.people import Person, account_for
 from catalog.playlog.rules import Entry, Problem, Seat

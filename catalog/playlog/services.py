@@ -19,10 +19,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from catalog.models import Game
+from catalog.collection.models import Game
 from catalog.playlog import rules
 from catalog.playlog.models import Play, Player
-from catalog.playlog.rules import Entry, Problem, PlayRefused
+from catalog.playlog.rules import Entry, PlayRefused, Problem
 from games.bookings.models import Booking, Session
 
 

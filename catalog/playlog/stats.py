@@ -8,8 +8,9 @@ from datetime import date
 
 from django.db.models import Count, Exists, Max, OuterRef, Q
 
-from catalog.models import Copy, Game
+from catalog.collection.models import Game
 from catalog.playlog.models import Play
+from catalog.shelves.models import Copy
 from games.bookings.models import Booking
 
 TOP = 15

@@ -18,8 +18,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from catalog import search
-from catalog.models import Game
+from catalog.collection import search
+from catalog.collection.models import Game
 from catalog.playlog import people, services, stats
 from catalog.playlog.access import author_of
 from catalog.playlog.forms import PlayForm

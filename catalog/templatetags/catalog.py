@@ -21,7 +21,7 @@ def board_diagram(slug: str, position: str, caption: str = "", moves: str = ""):
 
     from django.utils.html import format_html
 
-    from catalog import diagrams
+    from catalog.rulebooks import diagrams
 
     position = position.replace("\\n", "\n")  # multi-line positions (Drekki) are written with \n
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import mark_safe
 
-from catalog import markdown as md
+from catalog.rulebooks import markdown as md
 
 register = template.Library()
 

@@ -159,6 +159,10 @@ def message_for(row: outbox.OutgoingEmail) -> EmailMessage | None:
         from ludo.account import mail
 
         return mail.message_for(row)
+    if row.kind.startswith("boxes_"):  # the hosts' weekly summary of the boxes (boxes.summary)
+        from boxes import summary
+
+        return summary.message_for(row)
     if row.kind == "lost_links":
         return build_lost_links(row.to, row.language)
     if row.kind == "confirm_booking":

@@ -57,6 +57,7 @@ MESSAGES: dict[str, Any] = {
     "no_copy": _("There is no such copy."),
     "copy_wrong_game": _("This copy is not of a game on offer at this session."),
     "copy_unavailable": _("This copy is %(status)s at the moment."),
+    "copy_unplayable": _("This box cannot be played: a count found a piece it cannot do without missing. Choose another copy, or replace the piece and count the box again."),
     "copy_taken": _("This copy is already reserved for another session at that time: %(other)s."),
     "copy_already_reserved": _("This copy is already reserved for this session."),
     "no_reservation": _("There is no such reservation."),

@@ -7,7 +7,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from catalog import text as textlib
-from catalog.models import Copy, Game
+from catalog.collection.models import Game
+from catalog.shelves.models import Copy
 from games.bookings.models import MAX_CAPACITY, Session
 
 AMBIGUOUS_CHOICES = [
@@ -115,6 +116,14 @@ class ProposalForm(SlotForm):
 
     field_order = ["game", "day", "start", "end", "seats", "name", "email", "message"]
 
+    def clean_game(self):
+        from boxes.status import unplayable_game_ids  # boxes a count found not playable
+
+        game = self.cleaned_data.get("game")
+        if game is not None and game.pk in unplayable_game_ids():
+            raise forms.ValidationError(_("No box of this game can be played now: a piece is missing."))
+        return game
+
 
 class SettingsForm(forms.Form):
     """What a host sets on a session (new or existing)."""
@@ -177,7 +186,8 @@ class CopyForm(forms.Form):
 
     def __init__(self, *args, session: Session, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["copy"].queryset = Copy.objects.filter(game__in=session.games.all()).select_related("game")
+        self.fields["copy"].queryset = (Copy.objects.filter(game__in=session.games.all()).select_related("game")
+                                        .exclude(box_state__unplayable=True))  # boxes.status
 
 
 class ReasonForm(forms.Form):

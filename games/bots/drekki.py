@@ -70,7 +70,7 @@ from games.engines.drekki.state import (
 )
 from games.engines.drekki.tiles import COLOURS, TILES, TILESET, DragonTile
 
-from .base import Bot, check_budget
+from .base import Bot, Budget, Clock, check_budget
 
 ALL_CARDS = 0b111111
 CARD_COLOURS = tuple(c // 2 for c in range(6))
@@ -449,8 +449,11 @@ class DrekkiSearchBot(Bot):
     """Flat information-set Monte Carlo search over the heuristic's candidate moves.
 
     ``iterations`` counts playouts (one candidate on one drawn state);
-    ``seconds`` bounds the time (checked between rounds of playouts, a round
-    giving every candidate still in the race one playout on the same state).
+    ``seconds`` caps the wall-clock time (checked between rounds of playouts, a
+    round giving every candidate still in the race one playout on the same
+    state, and not started when, at the pace so far, it would end past the cap);
+    ``floor`` playouts are always played (one round at least), unless the race is
+    decided before: one candidate left.
     After ``min_rounds`` rounds, a candidate whose paired difference with the
     best is below zero by more than ``drop_z`` standard errors is dropped.
     """
@@ -464,15 +467,18 @@ class DrekkiSearchBot(Bot):
         *,
         iterations: int | None = 2000,
         seconds: float | None = None,
+        floor: int = 1,
         noise: float = 0.0,
         horizon: int | None = 0,
         min_rounds: int = 10,
         drop_z: float = 2.5,
+        clock: Clock = time.monotonic,
     ) -> None:
-        super().__init__(rules, seed)
-        check_budget(iterations, seconds, "the Drekki search")
+        super().__init__(rules, seed, clock=clock)
+        check_budget(iterations, seconds, "the Drekki search", floor)
         self.iterations = iterations
         self.seconds = seconds
+        self.floor = floor
         self.noise = noise
         if horizon is not None and horizon < 0:
             raise ValueError(f"horizon must be 0 or more rounds, not {horizon}")
@@ -484,15 +490,16 @@ class DrekkiSearchBot(Bot):
         self.last_seconds = 0.0
 
     def choose(self, view: Mapping[str, Any], seat: Seat) -> str:
-        start = time.monotonic()
+        budget = Budget(self.iterations, self.seconds, self.floor, self.clock)
+        budget.start()
         moves: list[str] = list(view["legal_moves"])
         if not moves:
             raise ValueError(f"seat {seat} has no move to make now")
         candidates = self.candidates(view, seat, moves)
         self.last_iterations = 0
         if len(candidates) > 1:
-            candidates = self._search(view, seat, candidates, start)
-        self.last_seconds = time.monotonic() - start
+            candidates = self._search(view, seat, candidates, budget)
+        self.last_seconds = budget.elapsed()
         return candidates[0]
 
     def candidates(self, view: Mapping[str, Any], seat: Seat, moves: list[str]) -> list[str]:
@@ -526,7 +533,9 @@ class DrekkiSearchBot(Bot):
             found.append("withdraw")
         return found
 
-    def _search(self, view: Mapping[str, Any], seat: Seat, candidates: list[str], start: float) -> list[str]:
+    def _search(
+        self, view: Mapping[str, Any], seat: Seat, candidates: list[str], budget: Budget
+    ) -> list[str]:
         rules = self.rules
         rng = self.rng
         rewards: dict[str, list[float]] = {move: [] for move in candidates}
@@ -536,9 +545,7 @@ class DrekkiSearchBot(Bot):
         done = 0
         rounds = 0
         while len(alive) > 1:
-            if self.iterations is not None and done + len(alive) > self.iterations and rounds:
-                break
-            if self.seconds is not None and rounds and time.monotonic() - start >= self.seconds:
+            if rounds and not budget.more(done, len(alive)):
                 break
             drawn = rules.state_from_view(view, seat, rng)
             dice = rng.getrandbits(64)

@@ -11,16 +11,21 @@ Without ``evaluate``, the bot still takes an immediate win and avoids a move
 after which the next seat to act can win at once. Ties are broken at random with
 the bot's own generator. ``randomness`` is the share of moves played at random
 (the "easy" level uses it).
+
+Its floor is one look at every move on one drawn state (on a game of perfect
+information, all it does); the further draws of a game with hidden information
+stop at ``seconds`` (a wall-clock cap checked between draws) or at ``samples``.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
 from games.engines.base import Rules, Seat
 
-from .base import Bot
+from .base import Bot, Budget, Clock, check_budget
 from .mcts import Determinisations
 
 # Finished games are scored outside evaluate's [0, 1] so that a win always beats a
@@ -33,16 +38,39 @@ _NEUTRAL = 0.5
 class GreedyBot(Bot):
     kind = "greedy"
 
-    def __init__(self, rules: Rules, seed: Any = 0, *, randomness: float = 0.0, samples: int = 4) -> None:
-        super().__init__(rules, seed)
+    def __init__(
+        self,
+        rules: Rules,
+        seed: Any = 0,
+        *,
+        randomness: float = 0.0,
+        samples: int = 4,
+        seconds: float | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        super().__init__(rules, seed, clock=clock)
         if not 0.0 <= randomness <= 1.0:
             raise ValueError(f"randomness must be between 0 and 1, not {randomness}")
         if samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
+        check_budget(samples, seconds, "the greedy bot")
         self.randomness = randomness
         self.samples = samples
+        self.seconds = seconds
+        # What the last choice did: the draws scored, and the time it took.
+        self.last_iterations = 0
+        self.last_seconds = 0.0
 
     def choose(self, view: Mapping[str, Any], seat: Seat) -> str:
+        budget = Budget(self.samples, self.seconds, 1, self.clock)
+        budget.start()
+        self.last_iterations = 0
+        try:
+            return self._choose(view, seat, budget)
+        finally:
+            self.last_seconds = budget.elapsed()
+
+    def _choose(self, view: Mapping[str, Any], seat: Seat, budget: Budget) -> str:
         sampler = Determinisations(self.rules, view, seat, self.rng)
         moves = self.rules.legal_moves(sampler.first, seat)
         if not moves:
@@ -52,10 +80,13 @@ class GreedyBot(Bot):
         if self.randomness and self.rng.random() < self.randomness:
             return self.rng.choice(moves)
         totals = [0.0] * len(moves)
-        for i in range(1 if sampler.exact else self.samples):
-            state = sampler.first if i == 0 else sampler.sample()
+        draws = 0
+        while budget.more(draws) and (draws == 0 or not sampler.exact):
+            state = sampler.first if draws == 0 else sampler.sample()
             for j, move in enumerate(moves):
                 totals[j] += self._score(state, seat, move)
+            draws += 1
+        self.last_iterations = draws
         best = max(totals)
         return self.rng.choice([m for m, t in zip(moves, totals) if t >= best - 1e-9])
 

@@ -56,10 +56,16 @@ Options for games with a good ``evaluate`` and many moves, all off by default
   node keeps its state, so the tree walk reuses it (and the moves the engine
   worked out for it) instead of playing the moves again at every iteration.
 
-Budgets: ``iterations`` (reproducible for a seed) and/or ``seconds`` (reads the
-monotonic clock; bots may, engines may not). Which settings suit which game was
-measured against the greedy bot: see ``games.bots.GAME_SETTINGS`` and
-docs/performance.md.
+- ``constant_sum``: for two-seat games whose ``evaluate`` gives the two seats
+  values that add up to 1 (every two-player engine here; a test checks each
+  game that turns it on), the evaluation is asked for seat 0 only, the other
+  seat's being 1 minus it: half the evaluations.
+
+Budgets (``base.Budget``): ``iterations`` (the most; reproducible for a seed),
+``seconds`` (a cap on the wall clock, checked before every iteration; bots may
+read a clock, engines may not) and ``floor`` (iterations always run, whatever
+the clock says). Which settings suit which game was measured against the greedy
+bot: see ``games.bots.GAME_SETTINGS`` and docs/performance.md.
 """
 
 from __future__ import annotations
@@ -73,7 +79,7 @@ from typing import Any
 
 from games.engines.base import Rules, Seat
 
-from .base import Bot, check_budget
+from .base import Bot, Budget, Clock, check_budget
 
 
 class Determinisations:
@@ -160,6 +166,7 @@ class MctsBot(Bot):
         *,
         iterations: int | None = 1000,
         seconds: float | None = None,
+        floor: int = 1,
         exploration: float = 0.7,
         playout_depth: int = 20,
         max_playout: int = 400,
@@ -167,11 +174,15 @@ class MctsBot(Bot):
         priors: int = 0,
         minimax_weight: float = 0.0,
         keep_states: bool = False,
+        constant_sum: bool = False,
+        clock: Clock = time.monotonic,
     ) -> None:
-        super().__init__(rules, seed)
-        check_budget(iterations, seconds, "an MCTS bot")
+        super().__init__(rules, seed, clock=clock)
+        check_budget(iterations, seconds, "an MCTS bot", floor)
         self.iterations = iterations
         self.seconds = seconds
+        self.floor = floor
+        self.constant_sum = constant_sum
         self.exploration = exploration
         self.playout_depth = playout_depth
         self.max_playout = max_playout
@@ -193,28 +204,26 @@ class MctsBot(Bot):
         self._leaf_static = False
 
     def choose(self, view: Mapping[str, Any], seat: Seat) -> str:
-        start = time.monotonic()
+        # The clock starts before the view is read: drawing states is part of the move.
+        budget = Budget(self.iterations, self.seconds, self.floor, self.clock)
+        budget.start()
         sampler = Determinisations(self.rules, view, seat, self.rng)
         moves = self.rules.legal_moves(sampler.first, seat)
         if not moves:
             raise ValueError(f"seat {seat} has no move to play in this view")
         self.last_iterations = 0
         if len(moves) == 1:
-            self.last_seconds = time.monotonic() - start
+            self.last_seconds = budget.elapsed()
             return moves[0]
         keep = self.keep_states and sampler.exact
         root = _Node(sampler.first if keep else None)
         self._averages = {}
         done = 0
-        while True:
-            if self.iterations is not None and done >= self.iterations:
-                break
-            if self.seconds is not None and done and time.monotonic() - start >= self.seconds:
-                break
+        while budget.more(done):
             self._iterate(root, sampler.sample(), seat, sampler.exact)
             done += 1
         self.last_iterations = done
-        self.last_seconds = time.monotonic() - start
+        self.last_seconds = budget.elapsed()
         return self._best(root, seat, moves)
 
     def _best(self, root: _Node, seat: Seat, moves: list[str]) -> str:
@@ -431,6 +440,9 @@ class MctsBot(Bot):
         return best
 
     def _evaluate(self, state: Any) -> list[float] | None:
+        if self.constant_sum and self.rules.num_players(state) == 2:
+            value = self.rules.evaluate(state, 0)
+            return None if value is None else [value, 1.0 - value]
         values = []
         for s in range(self.rules.num_players(state)):
             value = self.rules.evaluate(state, s)

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from catalog import qr
+from catalog.shelves import qr
 from games import engines, pages, ratelimit, services
 from games.living import codes
 from games.living.models import Room

@@ -20,6 +20,7 @@ from ``games.services`` as well):
     chat         table chat
     staff        what the hosts of the house do to tables
     replays      replay and export of a game
+    adoption     a guest's finished games given to the account it creates
     renames      an account's name replaced at its tables (deletion)
     play         the engine applied under the lock (shared by the actions)
     clocks       time controls
@@ -57,6 +58,7 @@ from games.services.loop_moves import async_moves, close_move_connections, play_
 from games.services.moves import bot_move, play_move
 from games.services.play import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_think_seconds
 from games.services.presence import connect, disconnect, presence, prune_connections, seat_now, touch_many
+from games.services.adoption import adopt_guest_games
 from games.services.renames import rename_account
 from games.services.replays import MOVE_KINDS, export, replay
 from games.services.seating import (
@@ -86,7 +88,7 @@ from games.services.who import SYSTEM, Who
 __all__ = [
     "BOT_LEVELS", "CHAT_BACKLOG", "DEFAULT_BOT_LEVEL", "FROZEN_MAX", "LOBBY_GROUP", "MAX_CLOCK_SECONDS",
     "MOVE_KINDS", "RESYNC_EVENTS", "SYSTEM", "WORKER_GROUP", "BotTurn", "TableError", "Who",
-    "abandon_open_table", "abandon_stale_open_tables", "abort", "add_bots", "async_moves", "bot_move",
+    "abandon_open_table", "abandon_stale_open_tables", "abort", "add_bots", "adopt_guest_games", "async_moves", "bot_move",
     "bot_think_seconds",
     "broadcast_loop", "cached_snapshot", "chat_backlog", "chat_group", "claim_bot_turn", "clean_chat",
     "close_move_connections", "connect", "create_table", "current_version", "disconnect", "draw", "export",

@@ -23,8 +23,11 @@ def seat_public(seat: Seat) -> dict[str, Any]:
 
 
 def lobby_entry(table: Table, seats: list[Seat]) -> dict[str, Any] | None:
-    """What the lobby shows of a public table; None once it is no longer listed."""
-    if table.private or table.is_over:
+    """What the lobby shows of a public table; None once it is no longer listed.
+
+    A pass-and-play table (games.living) is never listed: its people sit at one device,
+    nobody can join it, and their names are nobody else's business."""
+    if table.private or table.pass_and_play or table.is_over:
         return None
     return {
         "id": table.pk,
@@ -46,7 +49,7 @@ def lobby_tables(who: Who | None = None, include_private: bool = False) -> list[
     """Public tables that are open or being played, newest first."""
     tables = Table.objects.filter(status__in=[Table.Status.OPEN, Table.Status.RUNNING])
     if not include_private:
-        tables = tables.filter(private=False)
+        tables = tables.filter(private=False, pass_and_play=False)
     tables = list(tables.order_by("-created_at")[:200])
     seats_by_table: dict[int, list[Seat]] = {}
     for seat in Seat.objects.filter(table__in=tables).order_by("table_id", "index"):
@@ -64,11 +67,13 @@ def lobby_tables(who: Who | None = None, include_private: bool = False) -> list[
 
 
 def lobby_entry_unchecked(table: Table, seats: list[Seat]) -> dict[str, Any]:
+    """The entry of a table whatever its privacy (for the hosts' list)."""
     private, table.private = table.private, False
+    pass_and_play, table.pass_and_play = table.pass_and_play, False
     try:
         return lobby_entry(table, seats) or {}
     finally:
-        table.private = private
+        table.private, table.pass_and_play = private, pass_and_play
 
 
 def current_version(table_id: int) -> int | None:

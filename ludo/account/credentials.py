@@ -37,3 +37,27 @@ def email_changed(user: Any, *, keep_session: str = "", now: Any = None) -> list
     revoked = revoke_made_before(user, now or timezone.now())
     send_credentials_changed(user.pk, "email", token_ids=revoked, keep_session=keep_session)
     return revoked
+
+
+# -- a deactivation, wherever it is made (the admin, the shell, a staff page) --------------
+
+def remember_active(sender: Any, instance: Any, raw: bool = False, update_fields: Any = None, **kwargs: Any) -> None:
+    """pre_save of the user model: note whether the stored row was active, for
+    ``tell_deactivation``. Saves that cannot change ``is_active`` (a login's
+    ``update_fields=["last_login"]``) cost no query."""
+    instance._ludo_was_active = None
+    if raw or instance.pk is None or (update_fields is not None and "is_active" not in update_fields):
+        return
+    instance._ludo_was_active = (
+        type(instance)._default_manager.filter(pk=instance.pk).values_list("is_active", flat=True).first()
+    )
+
+
+def tell_deactivation(sender: Any, instance: Any, created: bool = False, raw: bool = False, **kwargs: Any) -> None:
+    """post_save of the user model: an account that was active and no longer is ends
+    its sockets at once (after the commit), as a deletion does; its sessions and
+    tokens already fail their checks (Django's ModelBackend refuses inactive users)."""
+    was_active = getattr(instance, "_ludo_was_active", None)
+    instance._ludo_was_active = None
+    if not raw and not created and was_active and not instance.is_active:
+        send_credentials_changed(instance.pk, "deactivated")

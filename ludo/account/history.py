@@ -38,7 +38,7 @@ def past_bookings(user: Any, now: Any = None, limit: int = PAGE_LIMIT) -> list[B
 
 def game_titles() -> dict[str, str]:
     """The name of each playable game: its catalogue title, else the engine's."""
-    from catalog.models import Game
+    from catalog.collection.models import Game
 
     titles = {rules.slug: rules.title for rules in engines.all()}
     for game in Game.objects.exclude(engine_slug="").order_by("-pk"):

@@ -119,7 +119,7 @@ class Replay {
       lastMove: step.move ?? lastMoveOf(step.view),
       toAct: step.view.to_act || [],
       version: step.v,
-      players: this.data.seats.map((seat) => ({ seat: seat.index, name: seatName(seat), isBot: Boolean(seat.bot), connected: false })),
+      players: this.data.seats.map((seat) => ({ seat: seat.index, name: seatName(seat), isBot: Boolean(seat.bot), connected: true })),
       outcome: last ? this.data.outcome : step.view.outcome ?? null,
       countdown: null,
       interactive: false,
@@ -131,7 +131,15 @@ class Replay {
     this.nodes.status.textContent = this.describe(step, clamped);
     for (const item of this.nodes.moves.children) item.classList.toggle("current", Number(item.dataset.step) === clamped);
     const current = this.nodes.moves.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    if (current) {
+      // Only the list scrolls to the current move: the page stays where it is (the board
+      // on a phone's first screen). The list is the items' offset parent (table.css).
+      const list = this.nodes.moves;
+      if (current.offsetTop < list.scrollTop) list.scrollTop = current.offsetTop;
+      else if (current.offsetTop + current.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = current.offsetTop + current.offsetHeight - list.clientHeight;
+      }
+    }
     const url = new URL(location.href);
     url.searchParams.set("step", String(clamped));
     history.replaceState(null, "", url);

@@ -144,7 +144,7 @@ def test_every_booking_email_has_a_working_link(make_session, now, client, kind)
 def test_every_proposal_email_has_a_working_link(db, client, kind):
     from django.utils import timezone
 
-    from catalog.models import Game
+    from catalog.collection.models import Game
 
     start = timezone.now() + timedelta(days=3)
     proposal = services.propose(game=Game.objects.create(title="Azul"), starts_at=start,

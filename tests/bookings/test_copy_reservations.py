@@ -8,8 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from catalog import services as catalog
-from catalog.models import Copy, Game
+from catalog.collection.models import Game
+from catalog.shelves import services as shelves
+from catalog.shelves.models import Copy
 from games.bookings import services
 from games.bookings.errors import BookingError
 from games.bookings.models import CopyReservation
@@ -22,7 +23,7 @@ def azul(db):
 
 @pytest.fixture
 def copy(azul):
-    return catalog.add_copy(azul, "B3")
+    return shelves.add_copy(azul, "B3")
 
 
 def reserve(session, copy, alice):
@@ -47,7 +48,7 @@ def test_only_a_copy_of_a_game_on_offer(make_session, copy, alice):
 
 @pytest.mark.parametrize("status", [Copy.Status.LENT, Copy.Status.QUARANTINE])
 def test_not_a_copy_lent_out_or_in_quarantine(make_session, azul, copy, alice, status):
-    catalog.set_copy_status(copy, status)
+    shelves.set_copy_status(copy, status)
     with pytest.raises(BookingError) as exc:
         reserve(make_session(games=[azul]), copy, alice)
     assert exc.value.code == "copy_unavailable"
@@ -86,7 +87,7 @@ def test_a_status_a_host_set_meanwhile_is_left_alone(make_session, azul, copy, a
     session = make_session(games=[azul])
     reserve(session, copy, alice)
     services.sync_copies(now=session.starts_at)
-    catalog.set_copy_status(copy, Copy.Status.QUARANTINE)  # found damaged during the game
+    shelves.set_copy_status(copy, Copy.Status.QUARANTINE)  # found damaged during the game
     services.sync_copies(now=session.ends_at)
     copy.refresh_from_db()
     assert copy.status == Copy.Status.QUARANTINE

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from catalog.models import Game
+from catalog.collection.models import Game
 from games.bookings import services, tokens
 from games.bookings.errors import BookingError
 from games.models import Table

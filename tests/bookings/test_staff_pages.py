@@ -145,7 +145,7 @@ def test_cancelling_a_session_from_its_page(host, soon):
 
 
 def test_creating_a_session_with_games(host, alice):
-    from catalog.models import Game
+    from catalog.collection.models import Game
 
     Game.objects.create(title="Drumlin", engine_slug="drumlin")
     day = (timezone.localdate() + timedelta(days=5)).isoformat()

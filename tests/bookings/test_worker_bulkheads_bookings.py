@@ -80,15 +80,16 @@ def test_the_other_unconfirmed_bookings_lapse(soon):
 
 
 def test_the_other_reserved_copies_leave_the_shelf(soon, alice):
-    from catalog import services as catalog
-    from catalog.models import Copy, Game
+    from catalog.collection.models import Game
+    from catalog.shelves import services as shelves
+    from catalog.shelves.models import Copy
     from games.bookings.models import CopyReservation
 
     azul = Game.objects.create(title="Azul")
     reservations = []
     for shelf in ("B3", "B4"):
         session = soon(games=[azul])
-        reservations.append(services.reserve_copy(session.pk, catalog.add_copy(azul, shelf).pk, alice))
+        reservations.append(services.reserve_copy(session.pk, shelves.add_copy(azul, shelf).pk, alice))
         # The session runs now.
         Session.objects.filter(pk=session.pk).update(starts_at=timezone.now() - timedelta(hours=1),
                                                      ends_at=timezone.now() + timedelta(hours=2))

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from catalog import conf, services
-from catalog.models import Document, Game, Term
+from catalog import conf
+from catalog.collection.models import Game, Term
+from catalog.rulebooks import services
+from catalog.rulebooks.models import Document
+from catalog.rulebooks.uploads import Upload
 
 
 @pytest.fixture
@@ -31,7 +34,7 @@ def text_document(db):
     def make(game: Game, text: str, language: str = "fr", **fields) -> Document:
         fields.setdefault("title", f"{game.title} ({language})")
         return services.add_text_document(
-            game, services.Upload("rules.txt", text.encode("utf-8")), language=language, **fields
+            game, Upload("rules.txt", text.encode("utf-8")), language=language, **fields
         )
 
     return make

@@ -14,13 +14,13 @@ from tests.servers import ROOT, DaphneServer
 pytestmark = pytest.mark.browser
 
 SETUP = """
-from catalog import names, services
-from catalog.models import Game, GameName
+from catalog.collection.models import Game, GameName, refresh_titles
+from catalog.shelves import services
 def game(title, owned, french=None, **fields):
     g = Game(title=title, owned_count=owned, min_time=30, max_time=60, min_age=8, **fields); g.save()
     if french:
         GameName.objects.create(game=g, language="fr", name=french, primary=True)
-        names.refresh([g])
+        refresh_titles([g])
     services.add_copy(g, f"A{g.pk}")
     return g
 game("Ticket to Ride", 160000, "Les Aventuriers du Rail", min_players=2, max_players=5, weight="1.8", rating=7.4, rating_count=500)
@@ -43,7 +43,8 @@ def test_a_guest_finds_the_french_box_name_opens_it_and_the_picker_proposes_tabl
     with DaphneServer(server_env) as server:
         page.goto(server.url("/catalogue/"))
         page.get_by_label("Titre").fill("aventuriers du rail")
-        page.get_by_role("button", name="Chercher").click()
+        with page.expect_navigation():
+            page.get_by_role("button", name="Chercher").click()
         first = page.locator(".game-card").first
         assert first.locator("h3 a").inner_text() == "Les Aventuriers du Rail"
         assert "Ticket to Ride" in first.inner_text()  # the original name, beside it
@@ -52,15 +53,17 @@ def test_a_guest_finds_the_french_box_name_opens_it_and_the_picker_proposes_tabl
         browser_page.screenshot("search-phone")
         page.set_viewport_size({"width": 1280, "height": 800})
 
-        first.locator("h3 a").click()
+        with page.expect_navigation():
+            first.locator("h3 a").click()
         assert page.locator("h1").inner_text().startswith("Les Aventuriers du Rail")
         assert "Titre original" in page.content()
         browser_page.screenshot("game-desktop")
 
         page.goto(server.url("/catalogue/quoi-jouer/"))
         page.get_by_label("Combien êtes-vous ?").select_option("12")
-        page.get_by_role("button", name="Proposer des jeux").click()
-        assert page.get_by_role("heading", name="Ou répartis en plusieurs tables").is_visible()
+        with page.expect_navigation():
+            page.get_by_role("button", name="Proposer des jeux").click()
+        page.get_by_role("heading", name="Ou répartis en plusieurs tables").wait_for()
         tables = page.locator(".split .table")
         assert tables.count() >= 2
         assert "Pourquoi" in tables.first.inner_text()

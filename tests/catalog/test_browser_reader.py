@@ -13,12 +13,13 @@ from tests.servers import ROOT, DaphneServer
 pytestmark = pytest.mark.browser
 
 SETUP = """
-from catalog import services
-from catalog.models import Game
+from catalog.collection.models import Game
+from catalog.rulebooks import services
+from catalog.rulebooks.uploads import Upload
 game = Game(title="Drumlin"); game.save()
-original = services.add_text_document(game, services.Upload("de.txt", "Der Drache fliegt über das Feld.".encode()),
+original = services.add_text_document(game, Upload("de.txt", "Der Drache fliegt über das Feld.".encode()),
                                       title="Spielregel", language="de")
-translation = services.add_text_document(game, services.Upload("fr.txt", "Le dragon survole la case.".encode()),
+translation = services.add_text_document(game, Upload("fr.txt", "Le dragon survole la case.".encode()),
                                          title="Règle", language="fr")
 services.link_translation(translation, original)
 print(translation.pk)

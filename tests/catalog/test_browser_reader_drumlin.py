@@ -16,7 +16,8 @@ pytestmark = pytest.mark.browser
 
 SETUP = """
 import io
-from catalog import demo, demo_links
+from catalog import demo
+from catalog.rulebooks import demo_links
 demo._boxes(io.StringIO()); demo._seeds(io.StringIO()); demo_links.link(io.StringIO())
 """
 

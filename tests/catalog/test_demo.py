@@ -9,7 +9,9 @@ import pytest
 from django.core.management import call_command
 
 from catalog import demo
-from catalog.models import Copy, Document, Game, GameName
+from catalog.collection.models import Game, GameName
+from catalog.rulebooks.models import Document
+from catalog.shelves.models import Copy
 from tests.conftest import require
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,9 @@ import io
 import pytest
 from PIL import Image
 
-from catalog import services
-from catalog.models import Document
+from catalog.rulebooks import services
+from catalog.rulebooks.models import Document
+from catalog.rulebooks.uploads import Upload
 from ludo import worker
 from tests.catalog.pdf_helpers import pdf_from_objects
 from tests.catalog.test_ocr import born_digital_pdf
@@ -37,7 +38,7 @@ def huge_png(side: int = 12_000) -> bytes:
 
 
 def add(game, name: str, data: bytes) -> Document:
-    return services.add_scanned_document(game, [services.Upload(name, data)], title=name, language="fr")
+    return services.add_scanned_document(game, [Upload(name, data)], title=name, language="fr")
 
 
 def extract_all() -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import services
-from catalog.models import MAX_PLAYERS_OPEN, Copy, Game, Term
+from catalog.collection.models import MAX_PLAYERS_OPEN, Game, Term
+from catalog.shelves import services
+from catalog.shelves.models import Copy
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from catalog import names
-from catalog.models import Game, GameName
+from catalog.collection import names
+from catalog.collection.models import Game, GameName, refresh_titles
 from ludo.language import english_url
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ def ttr(make_game):
     for language, name, primary in (("fr", "Les Aventuriers du Rail", True), ("de", "Zug um Zug", True),
                                     ("fr", "Aventuriers du Rail", False)):
         GameName.objects.create(game=game, language=language, name=name, primary=primary)
-    names.refresh([game])
+    refresh_titles([game])
     game.refresh_from_db()
     return game
 
@@ -60,7 +60,7 @@ def test_a_cover_picture_replaces_the_placeholder(client, ttr, settings, tmp_pat
 
 
 def test_staff_edit_the_names_in_the_admin_and_search_follows(client, alice, ttr):
-    from catalog import search
+    from catalog.collection import search
 
     client.force_login(alice)
     url = f"/admin/catalog/game/{ttr.pk}/change/"
@@ -75,11 +75,13 @@ def test_staff_edit_the_names_in_the_admin_and_search_follows(client, alice, ttr
     })
     for i, row in enumerate(rows):
         data.update({f"names-{i}-id": str(row.pk), f"names-{i}-game": str(ttr.pk), f"names-{i}-language": row.language,
-                     f"names-{i}-name": row.name, f"names-{i}-primary": "on" if row.primary else ""})
+                     f"names-{i}-name": row.name, f"names-{i}-primary": "on" if row.primary else "",
+                     f"names-{i}-kind": row.kind, f"names-{i}-source": row.source})
         if row.name == "Zug um Zug":
             data[f"names-{i}-DELETE"] = "on"
     n = len(rows)
-    data.update({f"names-{n}-language": "it", f"names-{n}-name": "Ticket to Ride Italia", f"names-{n}-game": str(ttr.pk)})
+    data.update({f"names-{n}-language": "it", f"names-{n}-name": "Ticket to Ride Italia", f"names-{n}-game": str(ttr.pk),
+                 f"names-{n}-kind": "current", f"names-{n}-source": ""})
     response = client.post(url, data)
     assert response.status_code == 302, response.content.decode()[:3000]
     ttr.refresh_from_db()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import glossary
+from catalog.rulebooks import glossary
 from ludo.language import english_url
 
 pytestmark = pytest.mark.django_db

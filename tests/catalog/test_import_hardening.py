@@ -12,8 +12,8 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
-from catalog import importer
-from catalog.models import Game, GameName, Term
+from catalog.collection import importer
+from catalog.collection.models import Game, GameName, Term
 from tests.conftest import require
 
 pytestmark = pytest.mark.django_db

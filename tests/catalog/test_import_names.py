@@ -11,8 +11,8 @@ import io
 import pytest
 from django.core.management import call_command
 
-from catalog import importer, names, search
-from catalog.models import Game, GameName
+from catalog.collection import importer, names, search
+from catalog.collection.models import Game, GameName, refresh_titles
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +82,7 @@ def test_the_command_reports_a_names_file(tmp_path, games):
 def test_an_import_never_changes_a_primary_name_chosen_by_staff(tmp_path, games):
     ttr = games[9209]
     GameName.objects.create(game=ttr, language="fr", name="Aventuriers du Rail", primary=True)
-    names.refresh([ttr])
+    refresh_titles([ttr])
     importer.import_file(write(tmp_path, "bgg_id,language,name\n9209,fr,Les Aventuriers du Rail\n"))
     ttr.refresh_from_db()
     assert ttr.title_fr == "Aventuriers du Rail"
@@ -92,15 +92,66 @@ def test_an_import_never_changes_a_primary_name_chosen_by_staff(tmp_path, games)
 def test_the_shipped_french_names_are_sound():
     with names.SHIPPED.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.reader(handle))
-    assert rows[0] == ["bgg_id", "language", "name"]
+    assert rows[0] == ["bgg_id", "language", "name", "kind", "source"]
     body = rows[1:]
-    assert all(len(r) == 3 and r[0].isdigit() and r[1] in names.LANGUAGE_CODES and r[2].strip() for r in body)
+    assert all(len(r) == 5 and r[0].isdigit() and r[1] in names.LANGUAGE_CODES and r[2].strip() for r in body)
+    assert all(r[3] in names.KINDS and r[4] in names.SOURCES for r in body)
     french_games = {r[0] for r in body if r[1] == "fr"}
     assert len(french_games) >= 500
     assert len({(r[0], r[1], r[2].lower()) for r in body}) == len(body)  # no duplicate line
     by_id = {}
-    for bgg_id, language, name in body:
+    for bgg_id, language, name, _kind, _source in body:
         by_id.setdefault((bgg_id, language), []).append(name)
     assert by_id[("9209", "fr")][0] == "Les Aventuriers du Rail"
     assert by_id[("25821", "fr")][0] == "Les Loups-Garous de Thiercelieux"
     assert by_id[("822", "fr")][0] == "Carcassonne"
+
+
+def test_kind_and_source_columns(tmp_path, games):
+    path = write(tmp_path, "\n".join([
+        "bgg_id,language,name,kind,source",
+        "9209,fr,Les Aventuriers du Rail,,edition",        # 2
+        "9209,fr,Aventuriers du Rail Europe,former,",      # 3: a former title, source unknown
+        "25821,fr,Loups-Garous,former,traditional",        # 4: former, listed first: not primary
+        "25821,fr,Les Loups-Garous de Thiercelieux,,",     # 5: the primary one
+        "9209,fr,Zug,old,edition",                         # 6: unknown kind
+        "9209,fr,Zug,,guessed",                            # 7: unknown source
+        "9209,fr,Zug,,",                                   # 8: five columns, nothing else
+        "9209,fr,Zug",                                     # 9: three columns in a five-column file
+    ]) + "\n")
+    report = importer.import_file(path, partial=True)
+    assert {line.number: line.message for line in report.rejected} == {
+        6: "kind is empty, current or former, not 'old'",
+        7: "unknown source 'guessed' (one of: edition, library, publisher, traditional)",
+        9: "3 fields instead of 5 (truncated line?)",
+    }
+    rows = {n.name: (n.kind, n.source, n.primary) for n in GameName.objects.all()}
+    assert rows == {
+        "Les Aventuriers du Rail": ("current", "edition", True),
+        "Aventuriers du Rail Europe": ("former", "", False),
+        "Loups-Garous": ("former", "traditional", False),
+        "Les Loups-Garous de Thiercelieux": ("current", "", True),
+        "Zug": ("current", "", False),
+    }
+    assert Game.objects.get(bgg_id=25821).title_fr == "Les Loups-Garous de Thiercelieux"
+    assert search.search_games("loups garous")[0] == games[25821].pk  # a former title is found
+
+
+def test_a_second_file_may_change_kind_and_source_but_not_a_hosts_name_or_the_primary(tmp_path, games, alice):
+    ttr = games[9209]
+    first = "bgg_id,language,name\n9209,fr,Les Aventuriers du Rail\n9209,fr,Aventuriers\n"
+    importer.import_file(write(tmp_path, first))
+    GameName.objects.create(game=ttr, language="fr", name="ADR", source="publisher", added_by=alice)
+    again = write(tmp_path, "\n".join([
+        "bgg_id,language,name,kind,source",
+        "9209,fr,Aventuriers,former,edition",                # changes: it was current, no source
+        "9209,fr,ADR,former,edition",                        # a host's name: left alone
+        "9209,fr,Les Aventuriers du Rail,former,edition",    # the primary name never becomes former
+    ]) + "\n")
+    report = importer.import_file(again)
+    assert (report.created, report.updated, report.unchanged) == (0, 1, 2)
+    rows = {n.name: (n.kind, n.source, n.primary) for n in GameName.objects.all()}
+    assert rows["Aventuriers"] == ("former", "edition", False)
+    assert rows["ADR"] == ("current", "publisher", False)
+    assert rows["Les Aventuriers du Rail"] == ("current", "", True)
+    assert importer.import_file(again).updated == 0  # a second run changes nothing

@@ -7,8 +7,10 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from catalog import search, services
-from catalog.models import Document
+from catalog.errors import CatalogError
+from catalog.rulebooks import rules_search, services
+from catalog.rulebooks.models import Document
+from catalog.rulebooks.uploads import Upload
 from tests.conftest import require
 
 pytestmark = pytest.mark.django_db
@@ -44,8 +46,8 @@ def test_the_advert_page_is_marked_not_removed(drumlin, shared_dir):
     first = Document.objects.get().pages.get(number=1)
     assert "escaleajeux" in first.text
     assert [n["reason"] for n in first.noise] == ["advert"]
-    assert search.search_rules("ludothèque") == []
-    assert search.search_rules("éléphants")
+    assert rules_search.search_rules("ludothèque") == []
+    assert rules_search.search_rules("éléphants")
 
 
 def test_export_markers_and_repeated_labels_are_marked(drumlin, shared_dir):
@@ -101,5 +103,5 @@ def test_the_bgg_id_names_the_game_too(drumlin, tmp_path):
     path.write_text("Le dragon vole.", encoding="utf-8")
     run(5012, path, "--language", "fr", "--visibility", "staff")
     assert Document.objects.get().visibility == "staff"
-    with pytest.raises(services.CatalogError):
-        services.add_text_document(drumlin, services.Upload("x.txt", b"   \n "), title="x", language="fr")
+    with pytest.raises(CatalogError):
+        services.add_text_document(drumlin, Upload("x.txt", b"   \n "), title="x", language="fr")

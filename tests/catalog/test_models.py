@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from catalog import services
-from catalog.models import Copy, Edition, Game, validate_ean
+from catalog.collection.models import Edition, Game, validate_ean
+from catalog.errors import CatalogError
+from catalog.shelves import services
+from catalog.shelves.models import Copy
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +31,7 @@ def test_it_accepts_shelf_codes(drumlin, shelf):
 
 @pytest.mark.parametrize("shelf", ["", "5D", "D", "D5##", "D-5", "D5 #"])
 def test_it_refuses_bad_shelf_codes_and_creates_nothing(drumlin, shelf):
-    with pytest.raises(services.CatalogError, match="shelf"):
+    with pytest.raises(CatalogError, match="shelf"):
         services.add_copy(drumlin, shelf)
     assert not Copy.objects.exists()
 
@@ -50,7 +52,7 @@ def test_it_checks_ean_check_digits():
 def test_it_refuses_a_copy_of_another_games_edition(drumlin, make_game):
     other = make_game("Karo")
     edition = Edition.objects.create(game=other, language="de")
-    with pytest.raises(services.CatalogError, match="edition"):
+    with pytest.raises(CatalogError, match="edition"):
         services.add_copy(drumlin, "D5", edition=edition)
 
 
@@ -73,7 +75,7 @@ def test_it_logs_missing_parts_and_their_return(drumlin, alice):
     copy = services.add_copy(drumlin, "D5")
     part = services.report_missing_part(copy, "  one   violet piece ", alice)
     assert part.description == "one violet piece" and part.reported_by == alice
-    with pytest.raises(services.CatalogError):
+    with pytest.raises(CatalogError):
         services.report_missing_part(copy, "   ")
     assert services.mark_part_found(part).found_at is not None
 

@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from catalog import extraction, services
-from catalog.models import Document, DocumentPage
+from catalog.errors import CatalogError
+from catalog.rulebooks import extraction, services
+from catalog.rulebooks.models import Document, DocumentPage
+from catalog.rulebooks.uploads import Upload
 from ludo import worker
+from ludo.language import english_url
 from tests.catalog.pdf_helpers import pdf_from_objects
 from tests.conftest import require
-from ludo.language import english_url
 
 # The worker closes connections between jobs, as it does in production: these tests
 # cannot run inside the usual per-test transaction.
@@ -90,7 +92,7 @@ def run_worker() -> None:
 def test_the_worker_reads_a_scan_in_its_language(drumlin, language, lines, expected):
     require(shutil.which("tesseract") is not None, "tesseract is not installed")
     document = services.add_scanned_document(
-        drumlin, [services.Upload("page1.png", png(scan(lines)))], title="Scan", language=language
+        drumlin, [Upload("page1.png", png(scan(lines)))], title="Scan", language=language
     )
     assert document.status == Document.Status.PENDING
     run_worker()
@@ -106,7 +108,7 @@ def test_the_worker_reads_a_scan_in_its_language(drumlin, language, lines, expec
 
 def test_the_original_upload_is_kept_unaltered(drumlin):
     data = png(scan(FRENCH))
-    document = services.add_scanned_document(drumlin, [services.Upload("p.png", data)], title="Scan", language="fr")
+    document = services.add_scanned_document(drumlin, [Upload("p.png", data)], title="Scan", language="fr")
     stored = document.files.get()
     with stored.file.open("rb") as handle:
         assert handle.read() == data
@@ -116,7 +118,7 @@ def test_the_original_upload_is_kept_unaltered(drumlin):
 def test_a_scanned_pdf_is_rendered_and_read(drumlin):
     require(shutil.which("tesseract") is not None, "tesseract is not installed")
     document = services.add_scanned_document(
-        drumlin, [services.Upload("scan.pdf", pdf_of(scan(FRENCH)))], title="PDF scan", language="fr"
+        drumlin, [Upload("scan.pdf", pdf_of(scan(FRENCH)))], title="PDF scan", language="fr"
     )
     run_worker()
     page = Document.objects.get(pk=document.pk).pages.get()
@@ -127,7 +129,7 @@ def test_a_scanned_pdf_is_rendered_and_read(drumlin):
 def test_a_born_digital_pdf_gives_its_text_layer_without_ocr(drumlin):
     text = "Chaque joueur place le Drumlin sur une case libre du tablier."
     document = services.add_scanned_document(
-        drumlin, [services.Upload("rules.pdf", born_digital_pdf(text))], title="PDF", language="fr"
+        drumlin, [Upload("rules.pdf", born_digital_pdf(text))], title="PDF", language="fr"
     )
     run_worker()
     page = Document.objects.get(pk=document.pk).pages.get()
@@ -137,10 +139,10 @@ def test_a_born_digital_pdf_gives_its_text_layer_without_ocr(drumlin):
 
 def test_a_broken_file_fails_with_a_reason_and_the_worker_goes_on(drumlin):
     broken = services.add_scanned_document(
-        drumlin, [services.Upload("broken.pdf", b"%PDF-1.4\nnot really a pdf")], title="Broken", language="fr"
+        drumlin, [Upload("broken.pdf", b"%PDF-1.4\nnot really a pdf")], title="Broken", language="fr"
     )
     good = services.add_scanned_document(
-        drumlin, [services.Upload("ok.pdf", born_digital_pdf("Le dragon vole au-dessus des cases."))],
+        drumlin, [Upload("ok.pdf", born_digital_pdf("Le dragon vole au-dessus des cases."))],
         title="Good", language="fr",
     )
     run_worker()
@@ -153,7 +155,7 @@ def test_a_broken_file_fails_with_a_reason_and_the_worker_goes_on(drumlin):
 
 def test_a_claimed_document_is_not_claimed_twice(drumlin):
     services.add_scanned_document(
-        drumlin, [services.Upload("ok.pdf", born_digital_pdf("Le dragon."))], title="One", language="fr"
+        drumlin, [Upload("ok.pdf", born_digital_pdf("Le dragon."))], title="One", language="fr"
     )
     first = extraction.claim_next()
     assert first is not None and first.status == Document.Status.RUNNING
@@ -161,16 +163,17 @@ def test_a_claimed_document_is_not_claimed_twice(drumlin):
 
 
 def test_uploads_that_are_not_scans_are_refused(drumlin):
-    with pytest.raises(services.CatalogError, match="neither a PDF nor an image"):
-        services.add_scanned_document(drumlin, [services.Upload("x.exe", b"MZ\x90\x00")], title="X", language="fr")
-    with pytest.raises(services.CatalogError, match="empty"):
-        services.add_scanned_document(drumlin, [services.Upload("x.png", b"")], title="X", language="fr")
+    with pytest.raises(CatalogError, match="neither a PDF nor an image"):
+        services.add_scanned_document(drumlin, [Upload("x.exe", b"MZ\x90\x00")], title="X", language="fr")
+    with pytest.raises(CatalogError, match="empty"):
+        services.add_scanned_document(drumlin, [Upload("x.png", b"")], title="X", language="fr")
     assert not Document.objects.exists()
 
 
-def test_the_status_shows_on_the_reader(client, drumlin):
+def test_the_status_shows_on_the_reader_while_the_text_is_made_and_to_the_hosts_once_ready(
+        client, admin_client, drumlin):
     document = services.add_scanned_document(
-        drumlin, [services.Upload("ok.pdf", born_digital_pdf("Le dragon."))], title="One", language="fr"
+        drumlin, [Upload("ok.pdf", born_digital_pdf("Le dragon."))], title="One", language="fr"
     )
     url = english_url(document.get_absolute_url())
     page = client.get(url).content.decode()
@@ -178,4 +181,7 @@ def test_the_status_shows_on_the_reader(client, drumlin):
     assert 'http-equiv="refresh"' in page
     run_worker()
     page = client.get(url).content.decode()
+    # "Text ready" is the normal case: no news for a reader, a fact for a host.
+    assert "Le dragon." in page and "status-" not in page and "text ready" not in page
+    page = admin_client.get(url).content.decode()
     assert "status-done" in page and "text ready" in page and "Le dragon." in page

@@ -11,7 +11,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
-from catalog.models import Document, DocumentFile, DocumentPage
+from catalog.rulebooks.models import Document, DocumentFile, DocumentPage
 
 TEXT = "# Drumlin\n\nLe **dragon** vole au-dessus des cases.\n\n\n\nPage deux : l'éléphant dort.\n"
 

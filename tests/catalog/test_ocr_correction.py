@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import ocr_review, services
-from catalog.models import Document, DocumentPage
+from catalog.errors import CatalogError
+from catalog.rulebooks import ocr_review, services
+from catalog.rulebooks.models import Document, DocumentPage
+from catalog.rulebooks.uploads import Upload
 
 OCR_TEXT = ["Le dragon vole au-dessus des cases.", "Le drag0n v0le, l'élèphant d0rt.", "Ch@que j0ueur p1ace."]
 
@@ -16,7 +18,7 @@ OCR_TEXT = ["Le dragon vole au-dessus des cases.", "Le drag0n v0le, l'élèphant
 def scanned(db, drumlin):
     """A document as the worker leaves it when two of its three pages read poorly."""
     document = services.add_scanned_document(
-        drumlin, [services.Upload("p.pdf", b"%PDF-1.4 placeholder")], title="Scan", language="fr"
+        drumlin, [Upload("p.pdf", b"%PDF-1.4 placeholder")], title="Scan", language="fr"
     )
     for number, text in enumerate(OCR_TEXT, start=1):
         DocumentPage.objects.create(
@@ -88,7 +90,7 @@ def test_the_reader_form_also_takes_a_page_off_the_list(client, alice, scanned):
 
 
 def test_a_page_that_was_not_flagged_cannot_be_passed(alice, scanned):
-    with pytest.raises(services.CatalogError, match="not listed"):
+    with pytest.raises(CatalogError, match="not listed"):
         ocr_review.mark_checked(scanned.pages.get(number=1), alice)
     scanned.refresh_from_db()
     assert scanned.status == Document.Status.TO_CHECK

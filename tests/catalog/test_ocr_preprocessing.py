@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from catalog import ocr
+from catalog.rulebooks import ocr
 from tests.catalog.ocr_pages import at_lower_resolution, page, speckled, tilted
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from catalog import extraction, ocr, services
-from catalog.models import Document
+from catalog.rulebooks import extraction, ocr, services
+from catalog.rulebooks.models import Document
+from catalog.rulebooks.uploads import Upload
 from ludo import worker
 from tests.catalog.ocr_pages import page, png, poor_scan
 from tests.conftest import require
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def extract(game, *images):
     require(extraction.tesseract_available(), "tesseract is not installed")
-    uploads = [services.Upload(f"p{n}.png", png(image)) for n, image in enumerate(images, start=1)]
+    uploads = [Upload(f"p{n}.png", png(image)) for n, image in enumerate(images, start=1)]
     document = services.add_scanned_document(game, uploads, title="Scan", language="fr")
     worker.run_once(["catalog.extract_text"])
     document.refresh_from_db()

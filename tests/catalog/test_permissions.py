@@ -7,8 +7,9 @@ from decimal import Decimal
 
 import pytest
 
-from catalog import search, services
-from catalog.models import Document
+from catalog.rulebooks import rules_search
+from catalog.rulebooks.models import Document
+from catalog.shelves import services
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +66,7 @@ def test_documents_show_only_to_those_allowed(client, request, documents, who, v
         assert (f"Doc {visibility}" in listing) == (visibility in visible)
         files = client.get(f"/catalogue/regles/{document.pk}/fichier/{document.files.get().pk}/")
         assert (files.status_code == 200) == (visibility in visible)
-    found = {hit.document.visibility for hit in search.search_rules("dragon", user)}
+    found = {hit.document.visibility for hit in rules_search.search_rules("dragon", user)}
     assert found == visible
 
 

@@ -6,8 +6,10 @@ import pytest
 
 from django.utils import translation
 
-from catalog import picker, services
-from catalog.models import MAX_PLAYERS_OPEN, Copy, Game
+from catalog.collection import picker
+from catalog.collection.models import MAX_PLAYERS_OPEN, Game, Term
+from catalog.shelves import services
+from catalog.shelves.models import Copy
 
 pytestmark = pytest.mark.django_db
 
@@ -77,31 +79,49 @@ def shelved(make_game, title: str, **fields):
     fields.setdefault("min_time", 30)
     fields.setdefault("max_time", 45)
     fields.setdefault("min_age", 8)
-    fields.setdefault("rating_count", 100)
+    fields.setdefault("rating_count", 500)
     game = make_game(title, **fields)
     services.add_copy(game, "C1")
     return game
 
 
-def test_an_unknown_maximum_is_not_no_limit(make_game):
+def test_an_unknown_maximum_is_not_no_limit_nor_is_an_open_one_unless_the_game_scales(make_game):
     shelved(make_game, "Pair", min_players=2, max_players=None)
-    shelved(make_game, "Open", min_players=3, max_players=MAX_PLAYERS_OPEN)
-    assert names(picker.pick(players=15, minutes=60, youngest=10)) == ["Open"]
+    starter = shelved(make_game, "Starter", min_players=1, max_players=99)
+    party = shelved(make_game, "Open", min_players=3, max_players=MAX_PLAYERS_OPEN)
+    assert names(picker.pick(players=15, minutes=60, youngest=10)) == []
+    # "1-99" says nothing of the real maximum: offered for its minimum only.
+    assert names(picker.pick(players=3, minutes=60, youngest=10)) == ["Open"]
+    assert names(picker.pick(players=1, minutes=60, youngest=10)) == ["Starter"]
+    tag = Term.objects.create(kind=Term.Kind.TAG, slug="box-scales", name_en="scales (party game)")
+    party.terms.add(tag)  # a host says it is a real party game
+    with translation.override("en"):
+        picks = picker.pick(players=15, minutes=60, youngest=10)
+    assert names(picks) == ["Open"] and "any number can join" in picks[0].reasons
+    assert names(picker.pick(players=4, minutes=60, youngest=10)) == ["Open"] and starter.max_players == 99
 
 
 def test_unknown_weight_never_beats_a_fitting_known_one(make_game):
-    shelved(make_game, "Mystery", weight=None, rating_count=100, rating=9.5, best_min_players=4, best_max_players=4)
-    shelved(make_game, "Fits", weight="3.0", rating_count=100, rating=5.0)
-    shelved(make_game, "Featherweight", weight="1.2", rating_count=100, rating=9.0, best_min_players=4, best_max_players=4)
+    shelved(make_game, "Mystery", weight=None, rating_count=500, rating=9.5, best_min_players=4, best_max_players=4)
+    shelved(make_game, "Fits", weight="3.0", rating_count=500, rating=5.0)
+    shelved(make_game, "Featherweight", weight="1.2", rating_count=500, rating=9.0, best_min_players=4, best_max_players=4)
     assert names(picker.pick(players=4, minutes=60, youngest=10, mood="thinky")) == ["Fits", "Mystery", "Featherweight"]
     light = picker.pick(players=4, minutes=60, youngest=10, mood="light")
     assert names(light)[0] == "Featherweight" and names(light)[1] == "Mystery"
 
 
-def test_thinky_prefers_heavier_and_says_so_when_it_falls_back(make_game):
-    shelved(make_game, "Medium", weight="2.9", rating_count=100, rating=8.0)
-    shelved(make_game, "Heavy", weight="4.3", rating_count=100, rating=7.0)
-    assert names(picker.pick(players=4, minutes=60, youngest=10, mood="thinky")) == ["Heavy", "Medium"]
+def test_thinky_is_a_band_not_the_heaviest_box_and_says_so_when_it_falls_back(make_game):
+    shelved(make_game, "Medium", weight="3", rating=7.5)
+    shelved(make_game, "Heavy", weight="4", rating=7.5)
+    shelved(make_game, "Crushing", weight="5", rating=9.0)
+    shelved(make_game, "Breezy", weight="2", rating=9.0)
+    # Whole-number weights: 3 is the heart of the band, 4 still in it, 5 and 2 out of it.
+    with translation.override("en"):
+        thinky = picker.pick(players=4, minutes=60, youngest=10, mood="thinky")
+    # The two that fit, then one outside the band (a shortlist shows three) that says so.
+    assert names(thinky)[:2] == ["Medium", "Heavy"] and len(thinky) == picker.MIN_SHOWN
+    assert thinky[2].fit == picker.MISFITS and any("fits" in r for r in thinky[2].reasons)
+    Copy.objects.filter(game__title__in=["Crushing", "Breezy"]).update(status=Copy.Status.LENT)
     with translation.override("en"):
         fallback = picker.pick(players=4, minutes=60, youngest=10, mood="thinky")
     assert all("nothing weightier" not in r for p in fallback for r in p.reasons)
@@ -131,9 +151,9 @@ def test_one_game_per_family_or_box_in_the_shortlist(make_game):
 
 def test_twelve_players_get_tables_with_suggestions_each(client, make_game):
     for i, (low, high) in enumerate([(8, 18), (3, 6), (3, 6), (4, 8), (2, 4), (3, 5), (4, 6)]):
-        shelved(make_game, f"Game{i} Box", min_players=low, max_players=high, rating_count=100, rating=7 + i / 10)
+        shelved(make_game, f"{'ABCDEFG'[i]} Box", min_players=low, max_players=high, rating_count=100, rating=7 + i / 10)
     plan = picker.plan(players=12, minutes=60, youngest=10)
-    assert names(plan.together) == ["Game0 Box"]
+    assert names(plan.together) == ["A Box"]
     assert [[t.players for t in split.tables] for split in plan.splits] == [[6, 6], [4, 4, 4]]
     for split in plan.splits:
         used = [p.game.pk for t in split.tables for p in t.picks]

@@ -17,8 +17,10 @@ from django.urls import get_resolver
 from django.views.static import serve as static_serve
 from PIL import Image
 
-from catalog import media, services
-from catalog.models import Document, DocumentPage
+from catalog import media
+from catalog.rulebooks import services
+from catalog.rulebooks.models import Document, DocumentPage
+from catalog.rulebooks.uploads import Upload
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +46,7 @@ def media_root(settings, tmp_path):
 @pytest.fixture
 def staff_scan(drumlin):
     return services.add_scanned_document(
-        drumlin, [services.Upload("rules.html", PNG_WITH_SCRIPT)], title="Hosts' scan", language="fr",
+        drumlin, [Upload("rules.html", PNG_WITH_SCRIPT)], title="Hosts' scan", language="fr",
         visibility=Document.Visibility.STAFF,
     )
 
@@ -59,7 +61,7 @@ def test_it_stores_an_upload_under_a_random_name_with_its_sniffed_extension(staf
 
 def test_two_uploads_of_the_same_name_get_unrelated_names(drumlin):
     names = {
-        services.add_scanned_document(drumlin, [services.Upload("p.png", png_bytes())], title=f"S{i}",
+        services.add_scanned_document(drumlin, [Upload("p.png", png_bytes())], title=f"S{i}",
                                       language="fr").files.get().file.name
         for i in range(2)
     }
@@ -92,7 +94,7 @@ def test_a_served_file_has_its_sniffed_type_and_cannot_run(client, alice, staff_
 
 def test_a_public_rulebook_and_its_pages_follow_the_reader_rules(client, bob, drumlin):
     guests = services.add_scanned_document(
-        drumlin, [services.Upload("scan.png", png_bytes())], title="Guests", language="fr",
+        drumlin, [Upload("scan.png", png_bytes())], title="Guests", language="fr",
         visibility=Document.Visibility.GUESTS,
     )
     page = DocumentPage(document=guests, number=1, method=DocumentPage.Method.OCR, text="x")
@@ -142,8 +144,8 @@ def test_in_production_the_proxy_sends_the_file_from_an_internal_location(client
 
 def test_a_pdf_is_offered_as_a_download_and_text_as_utf8_text(client, alice, drumlin):
     pdf = services.add_scanned_document(
-        drumlin, [services.Upload("regles.PDF", b"%PDF-1.4\n%%EOF\n")], title="P", language="fr")
-    text = services.add_text_document(drumlin, services.Upload("regles.md", "Les dragons volent.".encode()),
+        drumlin, [Upload("regles.PDF", b"%PDF-1.4\n%%EOF\n")], title="P", language="fr")
+    text = services.add_text_document(drumlin, Upload("regles.md", "Les dragons volent.".encode()),
                                       title="T", language="fr")
     client.force_login(alice)
     response = client.get(pdf.files.get().file.url)
@@ -160,10 +162,10 @@ migration = importlib.import_module("catalog.migrations.0008_private_media_names
 
 def test_the_migration_renames_old_files_on_disk_and_in_rows_once(drumlin, media_root):
     document = services.add_scanned_document(
-        drumlin, [services.Upload("a.png", png_bytes())], title="Old", language="fr")
+        drumlin, [Upload("a.png", png_bytes())], title="Old", language="fr")
     row = document.files.get()
     gone = services.add_scanned_document(
-        drumlin, [services.Upload("b.png", png_bytes())], title="Gone", language="fr").files.get()
+        drumlin, [Upload("b.png", png_bytes())], title="Gone", language="fr").files.get()
     # As the code before stored them: the uploader's name, here a misleading one.
     old = f"rulebooks/{drumlin.pk}/{document.pk}/rules.html"
     Path(row.file.path).rename(media_root / old)

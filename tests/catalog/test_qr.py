@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from catalog import qr, services
+from catalog.shelves import qr, services
 from tests.conftest import require
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +83,7 @@ def test_the_label_sheet_lists_every_copy_with_a_working_qr(client, alice, druml
 
 
 def test_labels_follow_the_shelves_in_natural_order(client, alice, make_game):
-    from catalog.labels import shelf_key
+    from catalog.shelves.labels import shelf_key
 
     game = make_game("Azul", min_players=2, max_players=4)
     for shelf in ("A10", "B1", "A2", "A2#", "AB3", "A1"):
@@ -95,7 +95,7 @@ def test_labels_follow_the_shelves_in_natural_order(client, alice, make_game):
 
 
 def test_a_copys_label_codes_are_drawn_when_it_is_added_and_kept(client, alice, settings, make_game):
-    from catalog.models import QrCode
+    from catalog.shelves.models import QrCode
 
     settings.SITE_URL = "https://ludo.example"
     copy = services.add_copy(make_game("Azul", min_players=2, max_players=4), "A3")

@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from catalog import services
-from catalog.models import Edition, Person, Publisher
+from catalog.collection.models import Edition, Person, Publisher
+from catalog.shelves import services
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import search, services
-from catalog.models import Document
+from catalog.errors import CatalogError
+from catalog.rulebooks import rules_search, services
+from catalog.rulebooks.models import Document
 from ludo.language import english_url
 
 pytestmark = pytest.mark.django_db
@@ -56,10 +57,10 @@ def test_the_phone_switch_names_both_languages(client, pair):
 def test_a_translation_must_be_of_another_language_and_the_same_game(pair, make_game, text_document):
     original, translation = pair
     other_french = text_document(original.game, "Autre texte.", language="fr")
-    with pytest.raises(services.CatalogError):
+    with pytest.raises(CatalogError):
         services.link_translation(other_french, translation)
     stranger = text_document(make_game("Karo"), "Anderer Text.", language="de")
-    with pytest.raises(services.CatalogError):
+    with pytest.raises(CatalogError):
         services.link_translation(other_french, stranger)
     other_french.refresh_from_db()
     assert other_french.original is None
@@ -79,8 +80,8 @@ def test_hosts_correct_a_page_and_search_sees_the_correction(client, alice, pair
     page = translation.pages.get(number=1)
     assert page.text == "Page un : la licorne galope."
     assert page.extracted_text.startswith("Page un : le dragon") and page.corrected_by == alice
-    assert [h.page.pk for h in search.search_rules("licornes", alice)] == [page.pk]
-    assert not [h for h in search.search_rules("dragon", alice) if h.page.pk == page.pk]
+    assert [h.page.pk for h in rules_search.search_rules("licornes", alice)] == [page.pk]
+    assert not [h for h in rules_search.search_rules("dragon", alice) if h.page.pk == page.pk]
 
 
 def test_query_words_are_marked_on_the_page(client, pair):

@@ -9,8 +9,8 @@ import io
 import pytest
 from django.urls import reverse
 
-from catalog import reading, sections, services
-from catalog.models import Document, SectionPairing
+from catalog.rulebooks import reading, sections, services
+from catalog.rulebooks.models import Document, SectionPairing
 from ludo.language import english_url
 
 pytestmark = pytest.mark.django_db
@@ -134,7 +134,8 @@ def test_only_hosts_reach_the_pairing_screen(client, bob, pair):
 
 
 def test_the_demo_shows_the_drumlin_translation_beside_the_german_rules(client, shared_dir):
-    from catalog import demo, demo_links
+    from catalog import demo
+    from catalog.rulebooks import demo_links
 
     if not (shared_dir / "seeds").is_dir():
         pytest.skip("no seed rulebooks")

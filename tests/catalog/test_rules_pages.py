@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from catalog import diagrams
-from catalog.models import Game
+from catalog.collection.models import Game
+from catalog.rulebooks import diagrams
 from games import engines
 from ludo.language import english_url
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import rules_search
+from catalog.rulebooks import rules_search
 
 pytestmark = pytest.mark.django_db
 

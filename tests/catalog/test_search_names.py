@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import search
-from catalog.models import Game, GameName
+from catalog.collection import search
+from catalog.collection.models import Game, GameName, refresh_titles
 
 pytestmark = pytest.mark.django_db
 
@@ -19,9 +19,7 @@ def shelf(make_game):
         g = make_game(title, owned_count=owned, rating_count=ratings)
         for i, (language, name) in enumerate(names):
             GameName.objects.create(game=g, language=language, name=name, primary=i == 0 or names[i - 1][0] != language)
-        from catalog import names as names_service
-
-        names_service.refresh([g])
+        refresh_titles([g])
         return g
 
     return {
@@ -114,8 +112,6 @@ def test_the_catalogue_page_says_did_you_mean(client, shelf):
 
 
 def test_a_name_added_later_is_found_at_once(shelf):
-    from catalog import names
-
     GameName.objects.create(game=shelf["small"], language="de", name="Kleine Welt", primary=True)
-    names.refresh([shelf["small"]])
+    refresh_titles([shelf["small"]])
     assert found("kleine welt")[0] == shelf["small"].pk

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import search
+from catalog.rulebooks import rules_search
 
 pytestmark = pytest.mark.django_db
 
@@ -29,32 +29,32 @@ def rulebooks(drumlin, text_document):
 
 def test_french_words_match_by_stem_and_without_accents(rulebooks):
     for query in ("éléphant", "elephants", "déplacer", "deplacements"):
-        hits = search.search_rules(query)
+        hits = rules_search.search_rules(query)
         assert [(h.document.language, h.page.number) for h in hits] == [("fr", 2)], query
 
 
 def test_german_words_match_by_stem(rulebooks):
     for query in ("Stein", "Steinen", "Feldern", "Felder"):
-        hits = search.search_rules(query)
+        hits = rules_search.search_rules(query)
         assert hits and hits[0].document.language == "de", query
-    assert search.search_rules("Feld")[0].page.number == 1
-    assert search.search_rules("ziehen")[0].page.number == 2
+    assert rules_search.search_rules("Feld")[0].page.number == 1
+    assert rules_search.search_rules("ziehen")[0].page.number == 2
 
 
 def test_every_word_of_the_query_must_be_there(rulebooks):
-    assert [h.page.number for h in search.search_rules("éléphant œuf")] == [2]
-    assert search.search_rules("éléphant licorne") == []
+    assert [h.page.number for h in rules_search.search_rules("éléphant œuf")] == [2]
+    assert rules_search.search_rules("éléphant licorne") == []
 
 
 def test_the_page_with_more_matches_ranks_first(drumlin, text_document):
     text_document(drumlin, "Un dragon.\fLe dragon, puis un dragon, encore des dragons.", language="fr")
-    hits = search.search_rules("dragon")
+    hits = rules_search.search_rules("dragon")
     assert [h.page.number for h in hits] == [2, 1]
     assert hits[0].rank >= hits[1].rank
 
 
 def test_snippets_mark_the_words_and_link_to_the_page(client, rulebooks):
-    hit = search.search_rules("éléphants")[0]
+    hit = rules_search.search_rules("éléphants")[0]
     assert "<mark>éléphants</mark>" in hit.snippet.lower() or "<mark>Les éléphants</mark>" not in hit.snippet
     assert "<mark>" in hit.snippet and "éléphant" in hit.snippet
     assert hit.url.endswith(f"/regles/{rulebooks['fr'].pk}/page/2/")
@@ -64,18 +64,18 @@ def test_snippets_mark_the_words_and_link_to_the_page(client, rulebooks):
 
 def test_snippets_escape_the_text(drumlin, text_document):
     text_document(drumlin, "Le dragon <script>alert(1)</script> vole.", language="fr")
-    snippet = search.search_rules("dragon")[0].snippet
+    snippet = rules_search.search_rules("dragon")[0].snippet
     assert "<script>" not in snippet and "&lt;script&gt;" in snippet
 
 
 def test_noise_is_not_searched(drumlin, text_document):
     text_document(drumlin, "Boutique Ludique\n06 12 34 56 78\nludique@example.org\nwww.ludique.fr\n\n\n\nLe dragon vole.",
                   language="fr")
-    assert search.search_rules("boutique") == []
-    assert [h.page.number for h in search.search_rules("dragon")] == [2]
+    assert rules_search.search_rules("boutique") == []
+    assert [h.page.number for h in rules_search.search_rules("dragon")] == [2]
 
 
 def test_odd_queries_find_nothing_without_error(rulebooks):
     for query in ('"', "AND OR NOT", "*", "-", "stein*", "((", "':"):
-        search.search_rules(query)
-    assert search.search_rules("   ") == []
+        rules_search.search_rules(query)
+    assert rules_search.search_rules("   ") == []

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import search, services
-from catalog.models import Game
+from catalog.collection import search
+from catalog.collection.models import Game
+from catalog.shelves import services
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +89,19 @@ def test_renaming_a_game_updates_the_index(games):
 def test_the_catalogue_page_searches_titles(client, games):
     html = client.get("/catalogue/", {"q": "eclaircissement"}).content.decode()
     assert "Éclaircissement" in html and "Wingspan" not in html
+
+
+def test_an_abbreviation_finds_the_word_and_the_word_its_abbreviation(make_game):
+    maboul = make_game("Operation", title_fr="Docteur Maboul", owned_count=6500)
+    eureka = make_game("Dr. Eureka", owned_count=4000)
+    petersburg = make_game("Saint Petersburg", owned_count=12000)
+    assert search.search_games("dr. maboul")[:1] == [maboul.pk]
+    assert search.search_games("docteur eureka")[:1] == [eureka.pk]
+    assert search.search_games("st petersburg")[:1] == [petersburg.pk]
+    assert search.search_games("dr") and search.search_games("dr")[0] in (maboul.pk, eureka.pk)
+
+
+def test_a_number_typed_joined_finds_its_digits_written_apart(make_game):
+    junior = make_game("Karo 1, 2, 3", owned_count=200)
+    make_game("Karo", owned_count=2700)
+    assert search.search_games("karo 123")[:1] == [junior.pk]

@@ -10,8 +10,8 @@ import random
 import pytest
 from django.db import connection, transaction
 
-from catalog import search
-from catalog.models import Game
+from catalog.collection import search
+from catalog.collection.models import Game
 from tests.conftest import require
 
 WORDS = [

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from catalog import markdown, sections
 from catalog import text as textlib
+from catalog.rulebooks import markdown, sections
 
 
 def page(number: int, text: str, noise=None):
@@ -91,8 +91,8 @@ def test_query_words_are_marked_inside_emphasis():
 
 @pytest.mark.django_db
 def test_rulebooks_imported_before_are_split_again(drumlin, text_document):
-    from catalog import reading
-    from catalog.models import DocumentPage
+    from catalog.rulebooks import reading
+    from catalog.rulebooks.models import DocumentPage
 
     doc = text_document(drumlin, "Le jeu\n\nOn joue à tour de rôle.\nChacun son tour.\n\n\n\nL'éléphant\n\n\n\nIl avance.\nTout droit.")
     assert doc.pages.count() == 2
@@ -119,7 +119,7 @@ def test_the_command_splits_every_imported_rulebook_again(drumlin, text_document
 
     from django.core.management import call_command
 
-    from catalog.models import DocumentPage
+    from catalog.rulebooks.models import DocumentPage
 
     doc = text_document(drumlin, "Le jeu\n\nOn joue.\nPuis l'autre.\n\n\n\nLe dragon\n\n\n\nIl vole.\nHaut.")
     doc.pages.all().delete()

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from catalog.models import Copy, Document, Game, MissingPart
+from catalog.collection.models import Game
+from catalog.rulebooks.models import Document
+from catalog.shelves.models import Copy, MissingPart
 from tests.catalog.test_ocr import born_digital_pdf
 
 pytestmark = pytest.mark.django_db
@@ -82,7 +84,7 @@ def test_a_host_links_a_translation_to_its_original(client, alice, drumlin, text
 
 
 def test_a_host_reports_a_missing_part_from_the_game_page(client, alice, bob, drumlin):
-    from catalog import services
+    from catalog.shelves import services
 
     copy = services.add_copy(drumlin, "D5")
     client.force_login(bob)

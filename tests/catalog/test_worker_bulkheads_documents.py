@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import services
-from catalog.models import Document
+from catalog.rulebooks import services
+from catalog.rulebooks.models import Document
+from catalog.rulebooks.uploads import Upload
 from ludo import worker
 from ludo.bulkheads.models import JobFailure
 from tests.catalog.test_ocr import born_digital_pdf
@@ -19,7 +20,7 @@ ROUNDS = 3
 
 
 def add(game, name: str) -> Document:
-    return services.add_scanned_document(game, [services.Upload(name, born_digital_pdf("x" * 60))], title=name,
+    return services.add_scanned_document(game, [Upload(name, born_digital_pdf("x" * 60))], title=name,
                                          language="fr")
 
 

@@ -70,3 +70,11 @@ async def still_open(comm: WebsocketCommunicator, msg_id: Any = "alive") -> bool
             return False
         if json.loads(output["text"]).get("id") == msg_id:
             return True
+
+
+async def finish(comm: WebsocketCommunicator, code: int = 1000) -> None:
+    """After the server closed the socket: the disconnect an ASGI server then sends, and
+    the application's end (a consumer runs until its disconnect comes; waiting without
+    it only ran out the timeout)."""
+    await comm.send_input({"type": "websocket.disconnect", "code": code})
+    await comm.wait(5)

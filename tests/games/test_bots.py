@@ -24,10 +24,10 @@ from tests.games.toy_engines import TOY_ENGINES, ChainNim, Goofspiel, TicTacToe
 ALL_RULES: list[Rules] = [*engines.all(), *TOY_ENGINES]
 TABLES = [(rules, n) for rules in ALL_RULES for n in range(rules.min_players, rules.max_players + 1)]
 # Small budgets keep the suite fast; strength is measured in bench/bots.py.
-TEST_BUDGET = {"iterations": 24, "seconds": None, "playout_depth": 8}
+TEST_BUDGET = {"iterations": 24, "seconds": None, "floor": 1, "playout_depth": 8}
 # Game-specific searches (games/bots/<game>.py) take the same iteration budget.
 SEARCHES = {"ismcts"}
-SEARCH_BUDGET = {"iterations": 24, "seconds": None}
+SEARCH_BUDGET = {"iterations": 24, "seconds": None, "floor": 1}
 # Plies (of a game otherwise played at random) at which the bot is asked to move.
 ASK_AT = {0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144}
 MAX_ASKS = 7
@@ -204,11 +204,11 @@ def test_a_bot_refuses_to_move_for_a_seat_not_to_act() -> None:
 
 def test_levels_map_to_kinds_with_the_documented_budgets() -> None:
     rules = TicTacToe()
-    assert bots.level_spec("easy", rules) == ("greedy", {"randomness": 0.3})
-    kind, params = bots.level_spec("medium", rules)
-    assert kind == "mcts" and params["iterations"] > 0
-    kind, params = bots.level_spec("hard", rules)
-    assert kind == "mcts" and 0 < params["seconds"] < 2 and params["iterations"] > 0
+    assert bots.level_spec("easy", rules) == ("greedy", {"randomness": 0.3, "seconds": 0.5})
+    kind, medium = bots.level_spec("medium", rules)
+    assert kind == "mcts" and 0 < medium["floor"] <= medium["iterations"] and 0 < medium["seconds"] < 2
+    kind, hard = bots.level_spec("hard", rules)
+    assert kind == "mcts" and 0 < hard["seconds"] < 2 and hard["floor"] >= medium["iterations"]
     assert isinstance(bots.make("easy", rules, 0), bots.GreedyBot)
     assert isinstance(bots.make("hard", rules, 0), bots.MctsBot)
 
@@ -223,7 +223,9 @@ def test_a_games_own_settings_apply_to_its_bots_unless_overridden(slug: str) -> 
         for level in bots.LEVELS:
             level_kind, params = bots.level_spec(level, slug)
             if level_kind == kind:
-                assert settings.items() <= params.items()
+                # A level's own settings for this game (LEVEL_SETTINGS) come last.
+                own = bots.LEVEL_SETTINGS.get(slug, {}).get(level, {})
+                assert {**settings, **own}.items() <= params.items()
 
 
 @pytest.mark.skipif("drekki" not in engines.slugs(), reason="the Drekki engine is not registered")

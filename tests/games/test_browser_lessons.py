@@ -11,9 +11,12 @@ import pytest
 from playwright.sync_api import expect
 
 from games import lessons
-from tests.games.ui_server import DESKTOP, PHONE, live_site, new_page  # noqa: F401  (fixture)
+from tests.games.ui_server import DESKTOP, PHONE, new_page  # noqa: F401  (fixture)
+from tests.games.module_site import live_site, module_live_site, shared_live_site  # noqa: F401  (fixtures)
 
-pytestmark = pytest.mark.browser
+
+
+pytestmark = [pytest.mark.browser, pytest.mark.one_stack]
 SCREENS = Path("/work/artifacts/screens/h17-learn")
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 

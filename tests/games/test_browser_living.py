@@ -10,8 +10,9 @@
    that comes back by the code lands on its seat again.
 2. A pass-and-play Rampants et Sauteurs game on one tablet-sized context: the
    device is passed (a cover hides everything) before each secret layout; while
-   Ben lays out, nothing of Zoé's layout is in the page; the game is played to
-   its end.
+   Ben lays out, nothing of Zoé's layout is in the page; a dozen moves later the
+   player holding the tablet resigns from the page and the other wins (a whole game
+   took 80-150 s of CI; games played to their end are test_browser_karo's).
 
 Screenshots go to /work/shots/h21-living/ (LUDO_SHOTS_DIR) or artifacts/screenshots/.
 """
@@ -39,6 +40,17 @@ from tests.games.test_browser_drekki import (
 from tests.games.test_browser_karo import perform_rampants
 from tests.games.ui_server import PHONE, TABLET, live_site, new_page  # noqa: F401
 from tests.servers import ARTIFACTS
+
+# Pass-and-play Rampants: moves played on the tablet (both layouts included) before the
+# player holding it resigns.
+TURNS_BEFORE_RESIGNING = 12
+# The page's markup without the move box's choices (the seat's legal moves) and example.
+WITHOUT_MOVE_CHOICES = """() => {
+  const copy = document.documentElement.cloneNode(true);
+  copy.querySelectorAll('[data-typed-list] option').forEach((option) => option.remove());
+  copy.querySelector('[data-typed-input]')?.removeAttribute('placeholder');
+  return copy.outerHTML;
+}"""
 
 pytestmark = pytest.mark.browser
 
@@ -283,7 +295,7 @@ def wait_for_cover_or_board(page: Any, version: int, timeout: float = 60) -> str
     raise AssertionError(f"neither the cover nor the board at v{version}")
 
 
-def test_pass_and_play_rampants_on_one_tablet_hides_each_layout_from_the_other_to_the_end(live_site, chromium):
+def test_pass_and_play_rampants_on_one_tablet_hides_each_layout_from_the_other_to_the_result(live_site, chromium):
     rules = engines.get("rampants-sauteurs")
     strong = bots.make("greedy", rules, seed=7, randomness=0.0)
     probe = new_page(chromium, live_site, "living-tablet", viewport=TABLET)
@@ -304,6 +316,7 @@ def test_pass_and_play_rampants_on_one_tablet_hides_each_layout_from_the_other_t
     covers: list[int] = []
     layouts: dict[int, str] = {}
     turn = 0
+    resigning: int | None = None
     for _step in range(400):
         version, dump = true_state(live_site, table_id)
         state = rules.load(dump)
@@ -320,7 +333,7 @@ def test_pass_and_play_rampants_on_one_tablet_hides_each_layout_from_the_other_t
             assert page.locator(".table-layout").is_hidden()
             html = page.content()
             for laid in layouts.values():
-                assert laid not in html
+                assert laid not in html, html[max(0, html.find(laid) - 300):html.find(laid) + 60]
             assert page.locator("[data-pass-title]").inner_text() == f"Passez l’appareil à {['Zoé', 'Ben'][seat]}."
             shot(page, f"tablet-pass-to-seat-{seat}-820x1180")
             covers.append(seat)
@@ -335,7 +348,11 @@ def test_pass_and_play_rampants_on_one_tablet_hides_each_layout_from_the_other_t
             other = 1 - seat
             assert tablet.board.locator(f'[data-owner="{other}"]').count() == 0
             if other in layouts:
-                assert layouts[other] not in page.content()
+                # The move box offers every layout there is (this seat's legal moves),
+                # so none of them points at the other's: the rest of the page holds none.
+                offered = page.locator("[data-typed-list] option")
+                assert offered.count() == len(rules.legal_moves(state, seat))
+                assert layouts[other] not in page.evaluate(WITHOUT_MOVE_CHOICES)
                 assert tablet.board.locator(".karo-hidden-piece").count() == 6
                 shot(page, f"tablet-setup-seat-{seat}-820x1180")
         move = strong.choose(view, seat)
@@ -350,6 +367,16 @@ def test_pass_and_play_rampants_on_one_tablet_hides_each_layout_from_the_other_t
             time.sleep(0.05)
         if turn == 6:
             shot(page, "tablet-play-820x1180")
+        if turn == TURNS_BEFORE_RESIGNING:
+            # Both layouts are out and the game is under way: the seat holding the
+            # device gives up from the page (two clicks), and the other wins.
+            version, dump = true_state(live_site, table_id)
+            resigning = rules.to_act(rules.load(dump))[0]
+            assert wait_for_cover_or_board(page, version) == "board"
+            page.wait_for_function(f"() => document.querySelector('[data-table-page]').dataset.seat === '{resigning}'")
+            page.locator("[data-resign]").click()
+            page.locator("[data-resign]").filter(has_text="Oui, abandonner").click()
+            break
     else:
         pytest.fail("the pass-and-play game did not end")
 
@@ -371,6 +398,11 @@ def test_pass_and_play_rampants_on_one_tablet_hides_each_layout_from_the_other_t
             for entry in setup:
                 if entry["seat"] != frame["seat"]:
                     assert entry["layout"] is None
-    version, dump = true_state(live_site, table_id)
-    assert rules.is_over(rules.load(dump))
+    status, outcome = server_sql(live_site, "SELECT status, outcome FROM games_table WHERE id = %s", (table_id,))
+    outcome = outcome if isinstance(outcome, dict) else json.loads(outcome)
+    assert status == "finished"
+    if resigning is not None:
+        assert outcome["reason"] == "resign" and outcome["winners"] == [1 - resigning], outcome
+    else:  # the game ended on the board before
+        assert rules.is_over(rules.load(true_state(live_site, table_id)[1]))
     probe.assert_no_console_errors()

@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 from tests.games.test_browser_ratings import sign_up
 from tests.games.ui_server import LiveSite, guest_page, live_site  # noqa: F401
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.both_stacks]
 
 PERSON_BUDGET = 30  # messages per 20 s over all of a person's sockets, on this site
 

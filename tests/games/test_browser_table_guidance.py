@@ -20,10 +20,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.games.ui_server import DESKTOP, PHONE, LiveSite, guest_page, live_site  # noqa: F401
+from tests.games.ui_server import DESKTOP, PHONE, LiveSite, guest_page  # noqa: F401
+from tests.games.module_site import live_site, module_live_site, shared_live_site  # noqa: F401  (fixtures)
 from tests.servers import ARTIFACTS
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.one_stack]
 
 SHOTS = Path(os.environ.get("LUDO_SCREENS") or ARTIFACTS / "screens")
 SIZES = {"phone": PHONE, "desktop": DESKTOP}

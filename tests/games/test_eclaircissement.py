@@ -21,6 +21,7 @@ from games import engines
 from games.engines.base import IllegalMove, Outcome, PositionError, play_sequence
 from games.engines.karo.eclaircissement import RULES, EclaircissementState
 from tests.games.karo_perft import load_perft, perft
+from tests.games.karo_records import codes, recorded
 
 START = "ddddd/D...d/D...d/D...d/DDDDD"
 # Seat 0's piece on b4 has eight empty neighbours, the centre c3 among them.
@@ -228,14 +229,14 @@ def test_the_third_occurrence_of_a_position_is_a_draw():
 
 def test_a_lighting_clears_the_record_as_no_earlier_position_can_come_back():
     state = play_sequence(RULES, pos(ROOMY), SHUFFLE)
-    assert len(RULES.dump(state)["seen"]) == 4
+    assert len(recorded(RULES, state)) == 4
     lit = RULES.play(state, 0, "b4-c3")
-    assert RULES.dump(lit)["seen"] == {"...dd/...dd/..Ldd/DDDdd/DDDD. 1": 1}
+    assert recorded(RULES, lit) == codes(RULES, {"...dd/...dd/..Ldd/DDDdd/DDDD. 1": 1})
 
 
 def test_positions_in_the_middle_of_a_chain_are_not_recorded():
     state = play_sequence(RULES, pos(CHAIN), [(0, "a1-a3"), (0, "stop")])
-    assert RULES.dump(state)["seen"] == {CHAIN: 1, "dd.dd/D.d.d/DD..d/D...d/.DDDD 1": 1}
+    assert recorded(RULES, state) == codes(RULES, {CHAIN: 1, "dd.dd/D.d.d/DD..d/D...d/.DDDD 1": 1})
 
 
 # -- no passing -------------------------------------------------------------------------------------

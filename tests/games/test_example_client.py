@@ -28,6 +28,10 @@ CLIENT = ROOT / "docs" / "examples" / "client.py"
 ], ids=["quatre-en-ligne", "rampants-sauteurs", "tight-rate-limit"])
 def test_the_example_client_plays_a_game_against_a_bot_to_the_end(server_env, game, limits):
     env = dict(server_env, LUDO_BOT_THINK_MS="50", **limits)
+    if not env.get("REDIS_URL"):
+        # The embedded stack has no wake-ups: each bot move waits for the worker's and
+        # the socket's polls (250 ms, 500 ms), most of a long game's time.
+        env.update(LUDO_TABLE_POLL_MS="100", LUDO_WORKER_POLL_MS="50")
     with DaphneServer(env) as server, Worker(env) as worker:
         run = subprocess.run(
             [sys.executable, str(CLIENT), "--server", server.origin, "--game", game, "--name", "Script", "--seed", "7"],

@@ -292,7 +292,7 @@ def test_the_session_page_opens_a_living_room_table_for_the_people_booked_in_one
     from django.contrib.auth.models import Permission
     from django.utils import timezone
 
-    from catalog.models import Game
+    from catalog.collection.models import Game
     from games.bookings.models import Booking, Session
 
     host = get_user_model().objects.create_user("hote", password="x", is_staff=True)

@@ -15,6 +15,7 @@ from games import engines
 from games.engines.base import IllegalMove, Outcome, PositionError, play_sequence
 from games.engines.karo.rampants_sauteurs import LAYOUTS, RULES, RampantsState
 from tests.games.karo_perft import load_perft, perft
+from tests.games.karo_records import codes, occurrences, recorded
 
 # Seat 0: a lone crawler on b4, jumpers on ranks 1-2; seat 1 on ranks 7-8.
 OPEN = "jjj/jjj/.../.../.C./.../J.J/JJJ 0"
@@ -147,7 +148,8 @@ def test_seat_one_crosses_to_ranks_one_and_two():
 
 def test_a_win_counts_before_a_third_occurrence():
     won = "JCC/CJC/.../.../.../jjj/j.j/.j. 1"
-    state = RULES.load({"position": ALMOST_ACROSS, "seen": {ALMOST_ACROSS: 1, won: 2}, "last": None, "outcome": None})
+    record = RULES.record_of({ALMOST_ACROSS: 1, won: 2})
+    state = RULES.load({"position": ALMOST_ACROSS, "record": record, "last": None, "outcome": None})
     assert RULES.outcome(RULES.play(state, 0, "c6-c8")) == Outcome.win(0, 2, "crossing")
 
 
@@ -188,7 +190,8 @@ def test_both_players_stuck_right_after_the_setup_is_a_draw():
 def test_a_third_occurrence_counts_before_both_stuck():
     before = "ccc/jjj/.../.../.../..C/JJ./CCC 0"
     stuck = "ccc/jjj/.../.../.../.../JJJ/CCC 1"
-    state = RULES.load({"position": before, "seen": {before: 1, stuck: 2}, "last": None, "outcome": None})
+    state = RULES.load({"position": before, "record": RULES.record_of({before: 1, stuck: 2}), "last": None,
+                        "outcome": None})
     assert RULES.outcome(RULES.play(state, 0, "c3-c2")) == Outcome.draw(2, "repetition")
 
 
@@ -207,7 +210,8 @@ def test_the_third_occurrence_of_a_position_is_a_draw():
 
 def test_the_same_board_with_the_other_seat_to_move_is_another_position():
     state = RULES.play(pos(STUCK), 0, "pass")
-    assert RULES.dump(state)["seen"] == {STUCK: 1, "jcj/cjc/.../.../.../.../JJJ/CCC 1": 1}
+    assert recorded(RULES, state) == codes(RULES, {STUCK: 1, "jcj/cjc/.../.../.../.../JJJ/CCC 1": 1})
+    assert len(recorded(RULES, state)) == 2
 
 
 # -- the secret setup ---------------------------------------------------------------------------
@@ -283,11 +287,14 @@ def test_a_bot_gets_a_sampled_layout_for_the_hidden_seat():
     assert layouts <= set(LAYOUTS) and len(layouts) > 1
 
 
-def test_a_view_in_play_rebuilds_the_exact_state():
+def test_a_view_in_play_rebuilds_the_state():
     state = play_sequence(RULES, set_up(), [(0, "a2-a3"), (1, "a7-a6")])
     for seat in (0, 1):
         view = json.loads(json.dumps(RULES.view(state, seat)))
-        assert RULES.state_from_view(view, seat, random.Random(0)) == state
+        rebuilt = RULES.state_from_view(view, seat, random.Random(0))
+        # the same state, but for the record of earlier positions, which views do not carry
+        assert rebuilt._identity() == state._identity() and RULES.view(rebuilt, seat) == view
+        assert recorded(RULES, rebuilt) == codes(RULES, {RULES.format_position(state): 1})
 
 
 # -- the starting player ------------------------------------------------------------------------
@@ -348,7 +355,7 @@ def test_bad_position_text_is_refused_with_a_reason(text: str, words: str):
 def test_dump_and_load_keep_the_history():
     state = play_sequence(RULES, pos(LOOP), LOOP_MOVES + LOOP_MOVES[:3])
     data = json.loads(json.dumps(RULES.dump(state)))
-    assert data["seen"][LOOP] == 2
+    assert occurrences(RULES, state, LOOP) == 2
     loaded = RULES.load(data)
     assert loaded == state
     # the history came along: five more plies make the third occurrence
@@ -357,9 +364,11 @@ def test_dump_and_load_keep_the_history():
 
 def test_a_stored_game_with_a_bad_history_is_refused():
     with pytest.raises(PositionError):
-        RULES.load({"position": OPEN, "seen": {"garbage": 1}, "last": None, "outcome": None})
+        RULES.load({"position": OPEN, "record": "garbage", "last": None, "outcome": None})
     with pytest.raises(PositionError):
-        RULES.load({"position": OPEN, "seen": {OPEN: 0}, "last": None, "outcome": None})
+        RULES.load({"position": OPEN, "record": {OPEN: 1}, "last": None, "outcome": None})
+    with pytest.raises(PositionError):
+        RULES.record_of({OPEN: 0})
 
 
 # -- the heuristic -------------------------------------------------------------------------------------

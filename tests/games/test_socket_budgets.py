@@ -12,7 +12,7 @@ import pytest
 from channels.db import database_sync_to_async as db
 
 from ludo.tokens import services as tokens
-from tests.games.socket_helpers import close_code, open_socket, send, still_open
+from tests.games.socket_helpers import close_code, finish, open_socket, send, still_open
 from tests.games.tables_helpers import guest_session, user_session
 from tests.games.tables_helpers import move_connections  # noqa: F401  (an autouse fixture)
 
@@ -33,7 +33,7 @@ async def test_one_token_holds_at_most_its_cap_of_sockets(settings):
     held = [await open_socket(path, token=token) for path in ("/ws/ping/", "/ws/lobby/", "/ws/ping/")]
     extra = await open_socket("/ws/tables/1/", token=token)
     assert await close_code(extra, 5) == TOO_MANY
-    await extra.wait(5)
+    await finish(extra)
     assert await still_open(await open_socket("/ws/ping/", token=other))  # another person is not counted
     await held[0].disconnect()  # a closed socket gives its slot back
     again = await open_socket("/ws/ping/", token=token)
@@ -49,7 +49,7 @@ async def test_an_account_counts_its_sessions_and_tokens_together(bob, settings)
     second = await open_socket("/ws/ping/", token=token)
     third = await open_socket("/ws/ping/", session=await db(user_session)(bob), address="198.51.100.9")
     assert await close_code(third, 5) == TOO_MANY
-    await third.wait(5)
+    await finish(third)
     for comm in (first, second):
         assert await still_open(comm)
         await comm.disconnect()
@@ -60,7 +60,7 @@ async def test_anonymous_visitors_of_one_address_share_a_cap(settings):
     held = [await open_socket("/ws/lobby/", session=await db(guest_session)(None)) for _ in range(2)]
     extra = await open_socket("/ws/lobby/", session=await db(guest_session)(None))
     assert await close_code(extra, 5) == TOO_MANY
-    await extra.wait(5)
+    await finish(extra)
     elsewhere = await open_socket("/ws/lobby/", address="198.51.100.9")
     assert await still_open(elsewhere)
     for comm in (*held, elsewhere):

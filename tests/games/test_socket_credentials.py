@@ -20,7 +20,7 @@ from games.models import ChatMessage
 from ludo.signals import send_credentials_changed
 from ludo.tokens import services as tokens
 from ludo.tokens.models import GuestToken
-from tests.games.socket_helpers import answer, close_code, open_socket, send, still_open
+from tests.games.socket_helpers import answer, close_code, finish, open_socket, send, still_open
 from tests.games.tables_helpers import member, user_session
 from tests.games.tables_helpers import move_connections  # noqa: F401  (an autouse fixture)
 
@@ -87,7 +87,7 @@ async def test_a_silent_token_socket_is_closed_by_the_timer(bob, quick_timer, wh
         await db(get_user_model().objects.filter(pk=bob.pk).update)(is_active=False)
     # The socket says nothing at all, and is closed all the same.
     assert await close_code(comm, 15) == SIGNED_OUT
-    await comm.wait(5)
+    await finish(comm)
 
 
 async def test_a_revocation_told_closes_that_tokens_sockets_at_once_and_no_other(bob, told_only):
@@ -102,7 +102,7 @@ async def test_a_revocation_told_closes_that_tokens_sockets_at_once_and_no_other
     await db(tell)(bob.pk, "token_revoked", token_ids=[row.pk])
     assert await close_code(revoked, 10) == SIGNED_OUT
     assert await still_open(kept)
-    await revoked.wait(5)
+    await finish(revoked)
     await kept.disconnect()
 
 
@@ -117,7 +117,7 @@ async def test_a_message_after_a_revocation_is_not_handled(bob, settings):
     await send(comm, t="chat", text="still here", id="c")
     assert await close_code(comm, 10) == SIGNED_OUT
     assert not await db(ChatMessage.objects.filter(table_id=table.pk).exists)()
-    await comm.wait(5)
+    await finish(comm)
 
 
 # -- sessions ------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ async def test_logging_out_closes_that_sessions_sockets_at_once_and_not_the_othe
     assert await close_code(lobby, 10) == SIGNED_OUT
     assert await still_open(other)
     for comm in (page, lobby):
-        await comm.wait(5)
+        await finish(comm)
     await other.disconnect()
 
 
@@ -154,11 +154,11 @@ async def test_a_password_change_closes_every_other_sessions_sockets(bob, settin
     assert await still_open(mine)  # the session that changed the password goes on
     if told:  # every socket of the account but that session's, tokens' too
         assert await close_code(by_token, 10) == SIGNED_OUT
-        await by_token.wait(5)
+        await finish(by_token)
     else:  # the timer checks what still stands: the token does
         assert await still_open(by_token)
         await by_token.disconnect()
-    await stolen.wait(5)
+    await finish(stolen)
     await mine.disconnect()
 
 
@@ -177,7 +177,44 @@ async def test_a_deleted_account_socket_is_closed_and_writes_nothing_more(settin
         await db(tell)(carol_id, "deleted")
     assert await close_code(comm, 15) == SIGNED_OUT
     assert not await db(ChatMessage.objects.filter(table_id=table.pk).exists)()
-    await comm.wait(5)
+    await finish(comm)
+
+
+async def test_a_deactivation_anywhere_ends_the_accounts_sockets_at_once(bob, told_only):
+    """A host unticks "active" in the admin (or a shell saves the row): no service runs,
+    yet every socket of the account closes at once; other saves of the row tell nothing."""
+    sockets = [await open_socket("/ws/lobby/", session=await db(user_session)(bob)) for _ in range(2)]
+    bob.first_name = "Bob"
+    await db(bob.save)()  # a save that leaves the account active
+    await db(bob.save)(update_fields=["last_login"])
+    for comm in sockets:
+        assert await still_open(comm)
+    bob.is_active = False
+    await db(bob.save)()
+    for comm in sockets:
+        assert await close_code(comm, 10) == SIGNED_OUT
+        await finish(comm)
+
+
+def test_only_an_active_account_turned_inactive_is_told(bob, monkeypatch):
+    """Creating an inactive account, saving an inactive one again, or activating one
+    tells nothing; turning an active one inactive tells once, after the commit."""
+    from django.db import transaction
+
+    from ludo.account import credentials
+
+    told = []
+    monkeypatch.setattr(credentials, "send_credentials_changed", lambda user_id, reason: told.append((user_id, reason)))
+    with transaction.atomic():
+        carol = get_user_model().objects.create_user("carol", "carol@example.org", "pw-carol-123456", is_active=False)
+        carol.save()
+        carol.is_active = True
+        carol.save()
+    assert told == []
+    bob.is_active = False
+    bob.save()
+    bob.save()
+    assert told == [(bob.pk, "deactivated")]
 
 
 async def test_an_email_change_ends_the_accounts_other_sockets(bob, told_only):
@@ -187,7 +224,7 @@ async def test_an_email_change_ends_the_accounts_other_sockets(bob, told_only):
     await db(tell)(bob.pk, "email", keep_session=here)
     assert await close_code(other, 10) == SIGNED_OUT
     assert await still_open(mine)
-    await other.wait(5)
+    await finish(other)
     await mine.disconnect()
 
 

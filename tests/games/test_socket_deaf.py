@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async as db
 
 from games import services
 from ludo import limits
-from tests.games.socket_helpers import answer, close_code, open_socket, send
+from tests.games.socket_helpers import answer, close_code, finish, open_socket, send
 from tests.games.tables_helpers import guest_session, who_of
 from tests.games.tables_helpers import move_connections  # noqa: F401  (an autouse fixture)
 
@@ -65,7 +65,7 @@ async def test_a_socket_that_never_opens_its_table_is_closed(settings):
     table, zoe_key, _ = await a_table()
     silent = await open_socket(f"/ws/tables/{table}/", session=zoe_key)
     assert await close_code(silent, 10) == NO_HELLO
-    await silent.wait(5)
+    await finish(silent)
     opened = await open_socket(f"/ws/tables/{table}/", session=zoe_key)
     await send(opened, t="hello", id="h")
     assert (await answer(opened, "h"))["t"] == "state"
@@ -85,4 +85,4 @@ async def test_a_socket_whose_hello_failed_is_closed_unless_it_says_hello_again(
     await send(comm, t="hello", id="h")
     assert (await answer(comm, "h"))["code"] == "server_error"
     assert await close_code(comm, 10) == NO_HELLO
-    await comm.wait(5)
+    await finish(comm)

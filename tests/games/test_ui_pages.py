@@ -13,7 +13,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from catalog.models import Game
+from catalog.collection.models import Game
 from games import engines, pages, services
 from games.models import Seat, Table
 from tests.games.tables_helpers import guest

@@ -16,6 +16,7 @@ through the consumers' version poll, as with `make run`.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -25,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tests.servers import ARTIFACTS, ROOT, BrowserPage, DaphneServer
+from tests.servers import ARTIFACTS, ROOT, BrowserPage, DaphneServer, _fresh_server_env, recording
 
 BOT_THINK_MS = "200"
 PHONE = {"width": 390, "height": 844}
@@ -50,6 +51,37 @@ class LiveSite:
 
 @pytest.fixture
 def live_site(server_env: dict[str, str]) -> Iterator[LiveSite]:
+    with running_site(server_env) as site:
+        yield site
+
+
+@pytest.fixture(scope="module")
+def shared_live_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                     _server_postgres_url: tuple[str, str] | None) -> Iterator[LiveSite]:
+    """One live site for a whole module (on a database of its own, ``<suite db>_srv_live``
+    on PostgreSQL), for tests that make their own guests and tables and read nothing the
+    module's other tests leave behind."""
+    env = _fresh_server_env(request, tmp_path_factory.mktemp("shared-live"), _server_postgres_url, "_live")
+    with running_site(env) as site:
+        yield site
+
+
+@pytest.fixture
+def module_live_site(shared_live_site: LiveSite) -> Iterator[LiveSite]:
+    """The module's live site (``shared_live_site``: one daphne and worker start for the
+    module, not one a test), with the browser contexts a test opened closed after it, so
+    no page of an earlier test keeps its sockets open. For modules whose tests each make
+    their own guests and tables."""
+    before = len(shared_live_site.pages)
+    yield shared_live_site
+    for probe in shared_live_site.pages[before:]:
+        probe.page.context.close()
+    del shared_live_site.pages[before:]
+
+
+@contextlib.contextmanager
+def running_site(server_env: dict[str, str]) -> Iterator[LiveSite]:
+    """Daphne and the worker on ``server_env``, stopped on the way out."""
     env = {**server_env, "LUDO_BOT_THINK_MS": BOT_THINK_MS}
     server = DaphneServer(env).start()
     logs = ARTIFACTS / "server-logs"
@@ -84,15 +116,7 @@ def new_page(chromium: Any, site: LiveSite, label: str, viewport: dict[str, int]
     CSP violations (like tests.servers.browser_page); closed with the site."""
     context = chromium.new_context(viewport=viewport or DESKTOP, locale=locale)
     context.set_default_timeout(15_000)
-    page = context.new_page()
-    probe = BrowserPage(page=page, name=label)
-
-    def on_console(message: Any) -> None:
-        if message.type == "error":
-            probe.console_errors.append(f"console: {message.text} ({message.location.get('url', '')})")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: probe.console_errors.append(f"page error: {error}"))
+    probe = recording(BrowserPage(page=context.new_page(), name=label))
     site.pages.append(probe)
     return probe
 

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
-from catalog.models import Game
+from catalog.collection.models import Game
 from catalog.playlog.models import Play, Player
 from games import services as tables
 from games.bookings.models import Booking, VerifiedAddress

@@ -93,3 +93,24 @@ def test_it_locks_only_that_account_from_every_address(client, bob, settings):
     assert response.status_code == 429
     response = client.post("/compte/connexion/", {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.0.1")
     assert response.status_code == 302
+
+
+def test_sign_ups_are_paced_per_address_and_a_refused_one_creates_nobody(client):
+    """A flood of sign-ups from one address (each from a fresh session, so a fresh
+    guest identity: only the address binds them): the 31st within the hour gets a 429
+    with Retry-After and no account; another address still signs up."""
+    users = get_user_model().objects
+    for n in range(30):
+        response = client.post("/en/account/signup/", {"username": f"flood{n}", "email": "",
+                                                        "password1": PASSWORD, "password2": PASSWORD},
+                               REMOTE_ADDR="203.0.113.7")
+        assert response.status_code == 302
+        client.logout()
+    refused = client.post("/en/account/signup/", {"username": "flood30", "password1": PASSWORD, "password2": PASSWORD},
+                          REMOTE_ADDR="203.0.113.7")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert not users.filter(username="flood30").exists() and users.filter(username__startswith="flood").count() == 30
+    assert client.get("/en/account/signup/", REMOTE_ADDR="203.0.113.7").status_code == 200  # the form still shows
+    other = client.post("/en/account/signup/", {"username": "neighbour", "password1": PASSWORD, "password2": PASSWORD},
+                        REMOTE_ADDR="198.51.100.9")
+    assert other.status_code == 302 and users.filter(username="neighbour").exists()

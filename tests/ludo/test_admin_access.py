@@ -83,10 +83,15 @@ def test_it_refuses_a_weak_staff_password(monkeypatch):
     assert not get_user_model().objects.filter(username="erin").exists()
 
 
-def test_it_loads_the_demo_host_again_and_again(capsys, settings):
+def test_it_loads_the_demo_host_again_and_again(capsys, settings, monkeypatch):
     from django.contrib.auth import get_user_model
 
+    from ludo.management.commands import load_demo
+
     settings.DEBUG = True  # a development machine (with DEBUG off, see tests/ludo/test_load_demo_guard.py)
+    # The host account is this test's subject; the apps' demo content (the catalogue's
+    # thousands of games, the rulebooks' OCR: 10-20 s a load) is tests/catalog/test_demo.py's.
+    monkeypatch.setattr(load_demo.Command, "_load_apps", lambda self: None)
     call_command("load_demo")
     call_command("load_demo")
     host = get_user_model().objects.get(username="hote")

@@ -36,8 +36,11 @@ from django.db import connection, models
 from django.utils import timezone
 from PIL import Image
 
-from catalog import services as catalog
-from catalog.models import Document, DocumentPage, Game
+from catalog.collection.models import Game
+from catalog.rulebooks import services as rulebooks
+from catalog.rulebooks.models import Document, DocumentPage
+from catalog.rulebooks.uploads import Upload
+from catalog.shelves import services as shelves
 from games import services as tables
 from games.bookings import services as bookings
 from games.bookings.models import VerifiedAddress
@@ -81,8 +84,8 @@ def site(media_root, alice):
     drumlin = Game.objects.create(title="Drumlin", min_players=2, max_players=2, engine_slug="drumlin", bgg_id=5012)
     drumlin.cover = SimpleUploadedFile("box.png", png("navy"), "image/png")
     drumlin.save()
-    catalog.add_copy(drumlin, "a3")
-    scan = catalog.add_scanned_document(drumlin, [catalog.Upload("scan.png", png("white", (120, 160)))],
+    shelves.add_copy(drumlin, "a3")
+    scan = rulebooks.add_scanned_document(drumlin, [Upload("scan.png", png("white", (120, 160)))],
                                         title="Règles", language="fr", visibility=Document.Visibility.GUESTS)
     for number in (1, 2):
         page = DocumentPage(document=scan, number=number, method=DocumentPage.Method.OCR, text=f"Page {number} é")
@@ -188,7 +191,8 @@ def test_a_restore_into_a_fresh_install_brings_back_every_row_and_every_file(sit
 
     # The restored site goes on: new rows get new ids (sequences restored), pages find their files.
     check = (
-        "from django.contrib.auth import get_user_model; from catalog.models import DocumentPage, Game;"
+        "from django.contrib.auth import get_user_model; from catalog.collection.models import Game;"
+        " from catalog.rulebooks.models import DocumentPage;"
         "u = get_user_model().objects.create_user('zoe', 'zoe@example.org', 'pw-zoe-12345');"
         "g = Game.objects.create(title='Nouveau');"
         "assert u.pk > get_user_model().objects.exclude(pk=u.pk).order_by('-pk')[0].pk;"

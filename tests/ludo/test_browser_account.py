@@ -99,7 +99,8 @@ def test_a_forgotten_password_is_reset_from_the_email_link(server_env, browser_p
         page.get_by_role("main").get_by_role("link", name="Connexion").click()
         page.fill("input[name=username]", "zoe")
         page.fill("input[name=password]", OLD_PASSWORD)
-        page.locator("form:has(input[name=password]) button[type=submit]").click()
+        with page.expect_navigation():
+            page.locator("form:has(input[name=password]) button[type=submit]").click()
         assert page.locator(".errorlist, .errornote").count() >= 1  # the old one no longer works
         page.fill("input[name=password]", NEW_PASSWORD)
         page.locator("form:has(input[name=password]) button[type=submit]").click()

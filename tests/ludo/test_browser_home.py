@@ -44,9 +44,12 @@ def test_it_shows_the_home_page_in_french_and_english_and_switches_by_clicking(d
     page.set_viewport_size(PHONE)
     browser_page.screenshot("home-en-phone")
 
-    # Follow a translated path and switch back: the French twin of the same page.
+    # Follow a translated path and switch back: the French twin of the same page. On the
+    # phone the header's links are behind its menu button.
+    page.get_by_role("button", name="Menu").click()
     page.get_by_role("link", name="Log in").click()
     page.wait_for_url(daphne_server.url("/en/account/login/"))
+    page.get_by_role("button", name="Menu").click()
     page.get_by_role("button", name="FR").click()
     page.wait_for_url(daphne_server.url("/compte/connexion/"))
     assert page.locator("h1").inner_text() == "Connexion"

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from catalog.models import Game
+from catalog.collection.models import Game
 from ludo.accounts import create_staff_account
 from ludo.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
 

@@ -44,7 +44,7 @@ def test_no_template_uses_an_untranslated_month_abbreviation():
 @pytest.mark.parametrize("path", ["/catalogue/", "/en/catalogue/"])
 @pytest.mark.django_db
 def test_catalogue_weights_use_the_pages_decimal_mark(client, path):
-    from catalog.models import Game
+    from catalog.collection.models import Game
 
     Game.objects.create(title="Drumlin", slug="drumlin", weight=2.5, min_players=2, max_players=2)
     html = client.get(path).content.decode()

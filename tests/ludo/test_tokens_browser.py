@@ -8,7 +8,7 @@ from urllib.request import Request, urlopen
 
 import pytest
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.both_stacks]
 
 OPEN_AND_PING = """async ([url, protocols]) => await new Promise((resolve) => {
   const socket = new WebSocket(url, protocols);

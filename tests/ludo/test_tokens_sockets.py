@@ -15,6 +15,7 @@ from websockets.exceptions import InvalidStatus
 
 from games import services
 from ludo.tokens import services as tokens
+from tests.games.socket_helpers import finish
 from tests.games.tables_helpers import move_connections  # noqa: F401  (an autouse fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -173,7 +174,7 @@ async def test_an_open_socket_is_closed_once_its_token_no_longer_stands(bob, set
         await db(get_user_model().objects.filter(pk=bob.pk).update)(is_active=False)
     await comm.send_to(text_data=json.dumps({"t": "ping", "id": 2}))
     assert await comm.receive_output(5) == {"type": "websocket.close", "code": 4401}
-    await comm.wait(5)
+    await finish(comm)
 
 
 async def test_an_open_socket_with_a_good_token_stays_open_and_marks_it_used(settings):

@@ -16,7 +16,8 @@ from django.http.multipartparser import MultiPartParser
 from django.test import RequestFactory
 from PIL import Image
 
-from catalog.models import Document, DocumentFile, Game
+from catalog.collection.models import Game
+from catalog.rulebooks.models import Document, DocumentFile
 from ludo import uploads
 
 MB = 1024 * 1024

@@ -13,11 +13,11 @@ import pytest
 from django.conf import settings
 from django.utils import timezone, translation
 
-from catalog import names, services as catalog_services
-from catalog.models import Game, GameName
+from catalog.collection.models import Game, GameName, refresh_titles
 from catalog.playlog import rules
 from catalog.playlog.rules import Entry, Seat
 from catalog.playlog.services import Author
+from catalog.shelves import services as shelves
 from games.bookings import services as bookings, tokens
 from tests.conftest import PASSWORD
 
@@ -34,9 +34,9 @@ def box(title: str, french: str | None = None, **fields) -> Game:
     game.save()
     if french:
         GameName.objects.create(game=game, language="fr", name=french, primary=True)
-        names.refresh([game])
+        refresh_titles([game])
         game.refresh_from_db()
-    catalog_services.add_copy(game, f"A{game.pk % 1000}")
+    shelves.add_copy(game, f"A{game.pk % 1000}")
     return game
 
 

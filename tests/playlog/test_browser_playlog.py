@@ -21,8 +21,8 @@ SEED = f"""
 from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from catalog import names, services as catalog
-from catalog.models import Game, GameName
+from catalog.collection.models import Game, GameName, refresh_titles
+from catalog.shelves import services as shelves
 from games.bookings import services
 from ludo.accounts import create_staff_account
 alice = create_staff_account("alice", "alice@example.org", "{PASSWORD}")
@@ -32,8 +32,8 @@ def box(title, french=None):
     g.save()
     if french:
         GameName.objects.create(game=g, language="fr", name=french, primary=True)
-        names.refresh([g])
-    catalog.add_copy(g, f"B{{g.pk}}")
+        refresh_titles([g])
+    shelves.add_copy(g, f"B{{g.pk}}")
     return g
 ticket = box("Ticket to Ride", "Les Aventuriers du Rail")
 box("Ticket to Ride: Europe", "Les Aventuriers du Rail : Europe")
@@ -136,11 +136,11 @@ def test_a_guest_logs_a_play_on_a_phone_and_the_game_says_played_once_here(daphn
 YEAR_SEED = f"""
 from datetime import date
 from django.utils import timezone
-from catalog import services as catalog
-from catalog.models import Game
+from catalog.collection.models import Game
 from catalog.playlog import services
 from catalog.playlog.rules import Entry, Seat
 from catalog.playlog.services import Author
+from catalog.shelves import services as shelves
 from ludo.accounts import create_staff_account
 alice = create_staff_account("alice", "alice@example.org", "{PASSWORD}")
 year = timezone.localdate().year
@@ -148,7 +148,7 @@ games = []
 for i, title in enumerate(["Azul", "Dixit", "Codenames", "Skull", "Just One", "Wingspan"]):
     g = Game(title=title, min_players=2, max_players=6, owned_count=1000 - i)
     g.save()
-    catalog.add_copy(g, f"C{{i + 1}}")
+    shelves.add_copy(g, f"C{{i + 1}}")
     games.append(g)
 for g, times in zip(games, [5, 3, 2, 1, 0, 0]):
     for n in range(times):

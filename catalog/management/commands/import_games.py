@@ -17,7 +17,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from catalog import conf, importer, names
+from catalog import conf
+from catalog.collection import importer, names
 
 
 class ProgressBar:

@@ -11,8 +11,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from catalog import extraction, services
-from catalog.models import LANGUAGES, Document, Game
+from catalog.collection.models import LANGUAGES, Game
+from catalog.errors import CatalogError
+from catalog.rulebooks import extraction, services
+from catalog.rulebooks.models import Document
+from catalog.rulebooks.uploads import Upload
 
 
 class Command(BaseCommand):
@@ -50,13 +53,13 @@ class Command(BaseCommand):
             "kind": o["kind"], "language": o["language"], "translator": o["translator"], "source": o["source"],
             "licence_note": o["licence"], "visibility": o["visibility"], "original": original,
         }
-        upload = services.Upload(path.name, path.read_bytes())
+        upload = Upload(path.name, path.read_bytes())
         try:
             if upload.data.startswith(extraction.PDF_MAGIC) or extraction.sniff_content_type(upload.data):
                 document = services.add_scanned_document(game, [upload], **fields)
             else:
                 document = services.add_text_document(game, upload, **fields)
-        except services.CatalogError as exc:
+        except CatalogError as exc:
             raise CommandError(str(exc)) from None
         if o["now"] and document.status == Document.Status.PENDING:
             document = extraction.run(document)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from catalog import reading
-from catalog.models import Document, DocumentPage
+from catalog.rulebooks import reading
+from catalog.rulebooks.models import Document, DocumentPage
 
 
 class Command(BaseCommand):

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from catalog import services as catalog
-from catalog.models import Copy
+from catalog.shelves import services as shelves
+from catalog.shelves.models import Copy
 from games.bookings.errors import BookingError
 from games.bookings.models import CopyReservation, Session
 from games.bookings.services.locks import lock_session, require_staff
@@ -20,21 +20,34 @@ from games.bookings.services.locks import lock_session, require_staff
 @transaction.atomic
 def reserve_copy(session_id: Any, copy_id: Any, by: Any, now: datetime | None = None) -> CopyReservation:
     """Set a copy aside for a session. Refused for a copy of a game not on
-    offer, a copy lent out or in quarantine, or one already reserved for an
-    overlapping session."""
+    offer, a copy lent out or in quarantine, a box a count found not playable
+    (boxes.status), or one already reserved for an overlapping session.
+
+    The checks are made here, under the locks, whatever a form offered: a
+    crafted request, or a box taken off the list since the page was drawn,
+    gets the same refusal."""
     require_staff(by)
     session = lock_session(session_id)
     if session.status != Session.Status.SCHEDULED:
         raise BookingError("session_cancelled")
     try:
-        copy = Copy.objects.select_for_update().select_related("game").get(pk=int(copy_id))
-    except (Copy.DoesNotExist, TypeError, ValueError):
+        copy_pk = int(copy_id)
+    except (TypeError, ValueError):
+        raise BookingError("no_copy") from None
+    # The box's state first, then the copy: the order a count takes them in
+    # (boxes.counting), so neither waits for the other in a circle.
+    playable = _playable(copy_pk)
+    try:
+        copy = Copy.objects.select_for_update().select_related("game").get(pk=copy_pk)
+    except Copy.DoesNotExist:
         raise BookingError("no_copy") from None
     game_ids = set(session.games.values_list("id", flat=True))
     if copy.game_id not in game_ids:
         raise BookingError("copy_wrong_game")
     if copy.status in (Copy.Status.LENT, Copy.Status.QUARANTINE):
         raise BookingError("copy_unavailable", status=copy.get_status_display())
+    if not playable:
+        raise BookingError("copy_unplayable")
     if session.copy_reservations.filter(copy=copy).exists():
         raise BookingError("copy_already_reserved")
     clash = (CopyReservation.objects.filter(copy=copy, session__status=Session.Status.SCHEDULED)
@@ -43,6 +56,17 @@ def reserve_copy(session_id: Any, copy_id: Any, by: Any, now: datetime | None = 
     if clash is not None:
         raise BookingError("copy_taken", other=str(clash.session))
     return CopyReservation.objects.create(session=session, copy=copy, created_by=by)
+
+
+def _playable(copy_pk: int) -> bool:
+    """Whether a count left the box playable, read under a lock on its state: a
+    count marking it not playable at this moment is waited for, then obeyed."""
+    from boxes.models import BoxState  # the boxes build on the bookings' reservations
+
+    # Locked by its key alone: a WHERE on the flag would skip, without waiting, a row
+    # a count is changing (PostgreSQL matches the committed version first).
+    state = BoxState.objects.select_for_update().filter(pk=copy_pk).values_list("unplayable", flat=True)
+    return not any(state)
 
 
 @transaction.atomic
@@ -62,7 +86,7 @@ def _put_back(reservation: CopyReservation, now: datetime) -> None:
         return
     copy = Copy.objects.select_for_update().get(pk=reservation.copy_id)
     if copy.status == Copy.Status.IN_USE:
-        catalog.set_copy_status(copy, Copy.Status.AVAILABLE)
+        shelves.set_copy_status(copy, Copy.Status.AVAILABLE)
     reservation.returned_at = now
     reservation.save(update_fields=["returned_at"])
 
@@ -105,7 +129,7 @@ def take_copy(reservation_id: Any, now: datetime | None = None) -> bool:
     copy = Copy.objects.select_for_update().get(pk=reservation.copy_id)
     if copy.status != Copy.Status.AVAILABLE:
         return False
-    catalog.set_copy_status(copy, Copy.Status.IN_USE)
+    shelves.set_copy_status(copy, Copy.Status.IN_USE)
     reservation.taken_at = now
     reservation.save(update_fields=["taken_at"])
     return True

@@ -45,7 +45,7 @@ def staff_session(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "bookings/staff/session.html", {
         "session": session, "bookings": bookings, "settings_form": settings_form,
         "copy_form": forms.CopyForm(session=session), "reason_form": forms.ReasonForm(),
-        "reservations": session.copy_reservations.select_related("copy", "copy__game"),
+        "reservations": session.copy_reservations.select_related("copy", "copy__game", "copy__box_state"),
         "playable": session.playable_games(), "table_url": table_link(session),
         "attendance_open": timezone.now() >= session.starts_at - attendance_opens(),
         "held": {b.pk for b in bookings if b.holds_seats},
@@ -84,13 +84,15 @@ def staff_cancel_session(request: HttpRequest, pk: int) -> HttpResponse:
 @hosts_only
 @require_POST
 def staff_reserve_copy(request: HttpRequest, pk: int) -> HttpResponse:
+    """The copy chosen in the form, checked by the service under its locks (not by
+    the form's list: a crafted request, or a box a count took off the list since
+    the page was drawn, is told why not)."""
     session = _staff_session(pk)
-    form = forms.CopyForm(request.POST, session=session)
-    if not form.is_valid():
+    copy_id = request.POST.get("copy", "").strip()
+    if not copy_id:
         messages.error(request, _("Choose a copy of a game on offer."))
         return redirect(session.staff_url())
-    copy = form.cleaned_data["copy"]
-    return act(request, lambda: services.reserve_copy(pk, copy.pk, request.user), _("Copy reserved."),
+    return act(request, lambda: services.reserve_copy(pk, copy_id, request.user), _("Copy reserved."),
                 session.staff_url())
 
 

@@ -133,7 +133,7 @@ def parse_position(text: str) -> State:
             result = Outcome.win(0 if herd[1] == 0 else 1, 2, "no-elephant")
     elif seen.count(current) == 3:
         result = Outcome.draw(2, "repetition")
-    return State(board, side, step, clou, seen, tuple(hash(k) for k in seen), fives, herd, result, None)
+    return State(board, side, step, clou, seen, fives, herd, result, None)
 
 
 def board_view(board: Board) -> dict[str, JSON]:

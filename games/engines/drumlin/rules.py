@@ -5,8 +5,8 @@ picks it up becomes an egg; when the Drumlin leaves an egg, the egg hatches into
 dragon. A player wins by sending the Drumlin from an egg onto the opponent's base
 line, and loses with no elephant left, or with no legal action.
 
-Everything a turn may do is generated once per state and memoised on it; ``play``
-checks the move against that list and then applies the action it names.
+Everything a turn may do is generated once per state (moves.py) and memoised on it;
+``play`` checks the move against that list and then applies the action it names.
 """
 
 from __future__ import annotations
@@ -23,26 +23,22 @@ from .board import (
     ARRIVE,
     CAPTURE,
     DRAGON,
-    DRAGON_FLIES_OVER,
-    DRAGONS,
     EGG_OWNER,
     ELEPHANT,
-    ELEPHANTS,
     EMPTY,
     HATCH,
     HERD,
     LEAVE,
     LONE,
     MAKE_EGG,
-    NUM_SQUARES,
     OVERFULL,
-    POINTS,
     STRIP,
     VALUE,
     Board,
 )
 from .evaluate import evaluate as _evaluate
 from .explain import why_illegal
+from .moves import chain_moves, place_moves, turn_moves
 from .position import board_view, parse_position
 from .state import CHAIN, PLACE, TURN, WON, Key, State
 
@@ -57,8 +53,9 @@ _BASE_LINE = (Outcome.win(0, 2, "base-line"), Outcome.win(1, 2, "base-line"))
 _STALEMATE = (Outcome.win(1, 2, "stalemate"), Outcome.win(0, 2, "stalemate"))
 _REPETITION = Outcome.draw(2, "repetition")
 
-_ALL_SQUARES = range(NUM_SQUARES)
 _TARGET_ROW = (B.target_row(0), B.target_row(1))
+# State(...) without the Python-level __new__ of a named tuple: every turn makes one.
+_new_state = tuple.__new__
 
 
 def _no_elephant(herd: tuple[int, int]) -> Outcome | None:
@@ -69,98 +66,7 @@ def _no_elephant(herd: tuple[int, int]) -> Outcome | None:
     return _NO_ELEPHANT[1] if not herd[0] else _NO_ELEPHANT[2]
 
 
-def _majority(seat: int, stack: int) -> bool:
-    """Strict majority in points: more than half the square's value."""
-    return 2 * POINTS[seat][stack] > VALUE[stack]
-
-
-# -- move generation ------------------------------------------------------------------------
-
-
-def _piece_moves(board: Board, seat: int, sq: int, out: list[str]) -> None:
-    """Elephant and dragon moves of ``seat`` from ``sq``, appended to ``out``."""
-    stack = board[sq]
-    if ELEPHANTS[seat][stack]:
-        for ray in N.ELEPHANT_RAYS[sq]:
-            for t, text in ray:
-                dest = board[t]
-                if dest <= LONE:  # empty, or the lone Drumlin: pass or stop
-                    out.append(text)
-                    continue
-                if VALUE[dest] <= 3:
-                    out.append(text)
-                break
-    if DRAGONS[seat][stack]:
-        for ray in N.DRAGON_RAYS[sq]:
-            for t, text in ray:
-                dest = board[t]
-                if dest == EMPTY:
-                    out.append(text)
-                    continue
-                if dest == LONE:
-                    continue
-                if VALUE[dest] <= 2:
-                    out.append(text)
-                if not DRAGON_FLIES_OVER[dest]:
-                    break
-
-
-def _turn_moves(board: Board, seat: int, clou: bool, fives: tuple[int, ...]) -> list[str]:
-    points = POINTS[seat]
-    if fives:
-        mine = [sq for sq in fives if points[board[sq]]]
-        if mine:
-            out: list[str] = []
-            for sq in mine:
-                _piece_moves(board, seat, sq, out)
-            return out if out else [N.REMOVE_TEXT[sq] for sq in mine]
-    out = []
-    elephants = ELEPHANTS[seat]
-    dragons = DRAGONS[seat]
-    pairs: list[int] = []
-    dens: list[int] = []
-    egg = -1
-    for sq in _ALL_SQUARES:
-        stack = board[sq]
-        if not points[stack]:
-            continue
-        _piece_moves(board, seat, sq, out)
-        if elephants[stack] >= 2:
-            pairs.append(sq)
-        if dragons[stack]:
-            dens.append(sq)
-        if EGG_OWNER[stack] == seat:
-            egg = sq
-    for a in pairs:
-        row = N.SWAP_TEXT[a]
-        for d in dens:
-            if d != a:
-                out.append(row[d])
-    if egg >= 0 and _majority(seat, board[egg]):
-        _departures(board, seat, clou, egg, out)
-    return out
-
-
-def _departures(board: Board, seat: int, clou: bool, egg: int, out: list[str]) -> None:
-    row = N.DEPART_TEXT[egg]
-    elephants = ELEPHANTS[seat]
-    limit = 1 if clou else 3
-    for t in _ALL_SQUARES:
-        dest = board[t]
-        if dest == EMPTY:
-            out.append(row[t])
-        elif elephants[dest] and t != egg and VALUE[dest] <= limit and _majority(seat, dest):
-            out.append(row[t])
-    if B.rank_of(egg) == _TARGET_ROW[seat]:
-        out.append(N.DEPART_BASE_TEXT[egg])
-
-
-def _chain_egg(board: Board, seat: int) -> int:
-    row = _TARGET_ROW[seat] * B.NUM_FILES
-    for sq in range(row, row + B.NUM_FILES):
-        if EGG_OWNER[board[sq]] == seat:
-            return sq
-    raise AssertionError("a chained departure without an egg on the opponent's first row")
+# -- move generation (moves.py) ------------------------------------------------------------
 
 
 def _legal(state: State) -> list[str]:
@@ -171,12 +77,11 @@ def _legal(state: State) -> list[str]:
     if state.result is not None:
         moves: list[str] = []
     elif state.step == TURN:
-        moves = _turn_moves(state.board, state.side, state.clou, state.fives)
+        moves = turn_moves(state.board, state.side, state.clou, state.fives)
     elif state.step == PLACE:
-        board = state.board
-        moves = [N.PLACE_TEXT[sq] for sq in _ALL_SQUARES if board[sq] == EMPTY]
+        moves = place_moves(state.board)
     elif state.step == CHAIN:
-        moves = [N.DEPART_BASE_TEXT[_chain_egg(state.board, state.side)], N.STOP_TEXT]
+        moves = chain_moves(state.board, state.side)
     else:
         moves = []
     state.__dict__["_moves"] = moves
@@ -195,7 +100,27 @@ def _same_seat(
     record is empty until the turn ends.
     """
     result = _BASE_LINE[state.side] if step == WON else None
-    return State(board, state.side, step, state.clou, (), (), fives, herd, result, move)
+    return State(board, state.side, step, state.clou, (), fives, herd, result, move)
+
+
+# The repetition record can hold hundreds of positions in a long game, and counting
+# a new position in it on every turn was a good part of the time of ``play``. A state
+# keeps in its memo a filter of the hashes of its record: one bit, chosen by the low
+# bits of the hash, per recorded position. A position whose bit is not set in the
+# filter of the record before it has never been seen, so it cannot be the third time,
+# and the count is skipped. The filter takes no part in the state's equality or text.
+_FILTER_BITS = 13
+
+
+def _filter(state: State) -> int:
+    """The memoised filter of ``state.seen`` (rebuilt once for a state read from text)."""
+    found = state.__dict__.get("_filter")
+    if found is None:
+        found = 0
+        for key in state.seen:
+            found |= 1 << (hash(key) & ((1 << _FILTER_BITS) - 1))
+        state.__dict__["_filter"] = found
+    return found
 
 
 def _end_turn(
@@ -209,16 +134,23 @@ def _end_turn(
     nxt = 1 - state.side
     key = (nxt, board)
     h = hash(key)
+    bit = 1 << (h & ((1 << _FILTER_BITS) - 1))
     if fresh:
         seen: tuple[Key, ...] = (key,)
-        seen_hash: tuple[int, ...] = (h,)
+        earlier = 0
+        known = bit
     else:
         seen = state.seen + (key,)
-        seen_hash = state.seen_hash + (h,)
-    result = _no_elephant(herd)
-    if result is None and seen_hash.count(h) >= 3 and seen.count(key) >= 3:
+        known = _filter(state)
+        earlier = known & bit
+        known |= bit
+    result = None if herd[0] and herd[1] else _no_elephant(herd)
+    # Without ``earlier``, the position is new: no repetition.
+    if result is None and earlier and seen.count(key) >= 3:
         result = _REPETITION
-    return State(board, nxt, TURN, state.clou, seen, seen_hash, fives, herd, result, move)
+    child = _new_state(State, (board, nxt, TURN, state.clou, seen, fives, herd, result, move))
+    child.__dict__["_filter"] = known
+    return child
 
 
 def _without(fives: tuple[int, ...], sq: int, board: list[int]) -> tuple[int, ...]:
@@ -342,7 +274,7 @@ class DrumlinRules(Rules):
         self.check_players(num_players)
         opts = self.validate_options(options)
         herd = (sum(HERD[0][s] for s in START_BOARD), sum(HERD[1][s] for s in START_BOARD))
-        return State(START_BOARD, B.PINK, PLACE, bool(opts[CLOU_OPTION]), (), (), (), herd, None, None)
+        return State(START_BOARD, B.PINK, PLACE, bool(opts[CLOU_OPTION]), (), (), herd, None, None)
 
     def num_players(self, state: State) -> int:
         return 2

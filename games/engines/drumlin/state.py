@@ -27,7 +27,6 @@ class _Fields(NamedTuple):
     # position is the last one when ``step`` is TURN. Earlier positions cannot come
     # back, so they are dropped.
     seen: tuple[Key, ...]
-    seen_hash: tuple[int, ...]  # hash(key) of each entry of ``seen``; int hashes are stable
     fives: tuple[int, ...]  # squares worth 5, sorted
     herd: tuple[int, int]  # elephants and eggs of each seat
     result: Outcome | None  # set when an action ended the game (not the no-move loss)
@@ -38,7 +37,8 @@ class State(_Fields):
     """One Drumlin position. Never changed after it is built; ``play`` makes a new one.
 
     Instances carry a ``__dict__`` (the subclass adds no ``__slots__``) used only to
-    memoise the legal moves and the evaluation; it takes no part in equality or in the dump.
+    memoise the legal moves, the evaluation and the filter of the repetition record
+    (rules.py); it takes no part in equality or in the dump.
     """
 
     @property

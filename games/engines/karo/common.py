@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..base import JSON, IllegalMove, Option, Outcome, PositionError, Rules, Seat, make_rng
 from .geometry import Grid
+from .record import EMPTY_SEEN, Seen, read_record
+
+__all__ = ["EMPTY_SEEN", "Seen"]  # the record's names, used by the games' modules
 
 PASS = "pass"
 SEATS: tuple[tuple[Seat, ...], ...] = ((0,), (1,))
@@ -81,91 +84,6 @@ def read_grid_text(text: JSON, grid: Grid, alphabet: str) -> tuple[str, list[str
     return board, fields[1:]
 
 
-# -- the positions seen so far -----------------------------------------------------------
-
-_FAN = 32
-_MASK = _FAN - 1
-_SHIFT = 5
-_EMPTY_NODE: tuple[Any, ...] = (None,) * _FAN
-
-
-class Seen:
-    """How many times each position occurred: a persistent (never changed) count map.
-
-    A two-level hash trie of 32-way tuples whose leaves are tuples of keys (a key
-    counted twice appears twice). Adding a key copies two small tuples and one
-    leaf, so every state of a game keeps its own history while sharing almost
-    all of it with its parent: bots branch from any state, and a long game costs
-    no more per turn than a short one.
-    """
-
-    __slots__ = ("_root", "size", "_json")
-
-    def __init__(self, root: tuple[Any, ...] | None = None, size: int = 0) -> None:
-        self._root = root
-        self.size = size  # occurrences recorded, repeats included
-        self._json: dict[str, int] | None = None  # memo of seen_to_json
-
-    def count(self, key: Hashable) -> int:
-        root = self._root
-        if root is None:
-            return 0
-        h = hash(key)
-        branch = root[h & _MASK]
-        if branch is None:
-            return 0
-        leaf = branch[(h >> _SHIFT) & _MASK]
-        return 0 if leaf is None else leaf.count(key)
-
-    def add(self, key: Hashable) -> tuple[Seen, int]:
-        """This map with one more occurrence of ``key``, and the new count of ``key``."""
-        h = hash(key)
-        i, j = h & _MASK, (h >> _SHIFT) & _MASK
-        root = self._root or _EMPTY_NODE
-        branch = root[i] or _EMPTY_NODE
-        leaf = branch[j]
-        if leaf is None:
-            leaf, count = (key,), 1
-        else:
-            count = leaf.count(key) + 1
-            leaf = leaf + (key,)
-        new_branch = list(branch)  # a list copy and one store: cheaper than slicing a tuple
-        new_branch[j] = leaf
-        new_root = list(root)
-        new_root[i] = tuple(new_branch)
-        return Seen(tuple(new_root), self.size + 1), count
-
-    def counts(self) -> dict[Any, int]:
-        out: dict[Any, int] = {}
-        for branch in self._root or ():
-            for leaf in branch or ():
-                for key in leaf or ():
-                    out[key] = out.get(key, 0) + 1
-        return out
-
-    @classmethod
-    def of(cls, counts: Iterable[tuple[Hashable, int]]) -> Seen:
-        seen = EMPTY_SEEN
-        for key, n in counts:
-            for _ in range(n):
-                seen = seen.add(key)[0]
-        return seen
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Seen):
-            return NotImplemented
-        return self.size == other.size and self.counts() == other.counts()
-
-    def __hash__(self) -> int:
-        return hash(frozenset(self.counts().items()))
-
-    def __repr__(self) -> str:
-        return f"Seen({self.counts()!r})"
-
-
-EMPTY_SEEN = Seen()
-
-
 def close_turn(
     mover: Seat,
     won: bool,
@@ -189,28 +107,6 @@ def close_turn(
     if is_stuck(1 - mover) and is_stuck(mover):
         return seen, Outcome.draw(2, BOTH_STUCK)
     return seen, None
-
-
-def seen_to_json(seen: Seen, key_text: Callable[[Any], str]) -> dict[str, int]:
-    """The recorded positions as ``{position text: occurrences}``, sorted for stable output.
-
-    Worked out once per history (views and dumps of one state ask many times);
-    ``key_text`` should remember its answers, as a history mostly repeats its parent's.
-    """
-    if seen._json is None:
-        seen._json = dict(sorted((key_text(k), n) for k, n in seen.counts().items()))
-    return dict(seen._json)
-
-
-def seen_from_json(data: JSON, text_key: Callable[[str], Hashable]) -> Seen:
-    if not isinstance(data, Mapping):
-        raise PositionError("the recorded positions must be a mapping of position text to count")
-    pairs = []
-    for text, n in data.items():
-        if not isinstance(text, str) or isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 3:
-            raise PositionError(f"bad recorded position {text!r}: {n!r} (a position text seen one to three times)")
-        pairs.append((text_key(text), n))
-    return Seen.of(pairs)
 
 
 def outcome_from_json(data: JSON) -> Outcome | None:
@@ -286,7 +182,8 @@ class KaroRules(Rules):
     A game supplies its state class (a :class:`KaroState`), its moves
     (:meth:`_generate`, :meth:`_apply`, :meth:`_why_illegal`) and, as plain
     functions of its module, its win test ``_has_won`` and the text of its
-    positions (``_read``, ``_board_text``, besides :meth:`format_position`). The legal
+    positions (``_read``, besides :meth:`format_position`) and the codes of its
+    recorded positions (``_code``, ``_code_width``; see :mod:`.record`). The legal
     moves of the seat to act are computed once per state, as a dict from move
     text to what ``_apply`` needs.
     """
@@ -297,10 +194,12 @@ class KaroRules(Rules):
     win_reason: ClassVar[str]
     # position text -> state, checked, with no history and no outcome
     _read: ClassVar[Callable[[str], Any]]
-    # a board as the position text writes it (for the recorded positions)
-    _board_text: ClassVar[Callable[[str], str]]
     # whether a seat reached its goal on a board
     _has_won: ClassVar[Callable[[str, Seat], bool]]
+    # a position key (see position_key) -> its code in the stored record, and
+    # how many characters every code has (see .record)
+    _code: ClassVar[Callable[[str], str]]
+    _code_width: ClassVar[int]
 
     def _first_seat(self, num_players: int, seed: JSON, options: Mapping[str, JSON] | None) -> Seat:
         """For a new game: checks the players and the options, and says who moves first."""
@@ -392,41 +291,54 @@ class KaroRules(Rules):
 
     # -- views and storage ------------------------------------------------------------
 
-    # The rules objects are singletons, and a history mostly repeats its parent's:
-    # both conversions remember their answers.
-    @lru_cache(maxsize=1 << 17)  # noqa: B019
-    def _key_text(self, key: str) -> str:
-        """A recorded position (see :func:`position_key`) as position text."""
-        return f"{self._board_text(key[:-1])} {key[-1]}"
-
-    @lru_cache(maxsize=1 << 17)  # noqa: B019
+    @lru_cache(maxsize=1 << 14)  # noqa: B019 - the rules objects are singletons
     def _text_key(self, text: str) -> str:
-        """Inverse of :meth:`_key_text`; PositionError for a bad text or one that ends no turn."""
+        """The key of a position text that ends a turn; PositionError for a bad text or one that ends none."""
         state = self._read(text)
         if not self._between_turns(state):
             raise PositionError(f"{text!r} ends no turn (a setup, a chain of jumps): it cannot be recorded")
         return position_key(state.board, state.turn)
 
+    def record_of(self, positions: Mapping[str, int]) -> str:
+        """The stored record (see :mod:`.record`) of ``{position text: occurrences}``.
+
+        For tests and for converting games stored before the record had codes
+        (their ``"seen"``); PositionError for a text that is not a position ending
+        a turn, or a count that is not 1 to 3.
+        """
+        if not isinstance(positions, Mapping):
+            raise PositionError("the recorded positions must be a mapping of position text to count")
+        codes = []
+        for text, n in positions.items():
+            if not isinstance(text, str) or isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 3:
+                raise PositionError(f"bad recorded position {text!r}: {n!r} (a position text seen one to three times)")
+            codes += [self._code(self._text_key(text))] * n
+        return " ".join(codes)
+
     def _view_tail(self, state: Any, seat: Seat | None) -> dict[str, JSON]:
-        """The entries that end every Karo view: who acts, the moves, the position, the history."""
+        """The entries that end every Karo view: who acts, the moves, the position, the outcome.
+
+        Not the positions recorded for the repetition rule: a view stays the same
+        size however long the game (the table's log holds the moves; a replay reads it).
+        """
         return {
             "to_act": list(self.to_act(state)),
             "last_move": last_to_json(state.last),
             "legal_moves": [] if seat is None else self.legal_moves(state, seat),
             "position": self.format_position(state),
-            "seen": seen_to_json(state.seen, self._key_text),
             "outcome": outcome_to_json(state.outcome),
         }
 
     def state_from_view(self, view: Mapping[str, JSON], seat: Seat | None, rng: random.Random) -> Any:
-        # Nothing is hidden (Rampants et Sauteurs overrides this): the view rebuilds the exact state.
+        # Nothing is hidden (Rampants et Sauteurs overrides this): the view rebuilds the
+        # exact state, but for the record of earlier positions, which no view carries.
         state = self._read(str(view["position"]))
-        return self._restore(state, view.get("seen", {}), view.get("last_move"), view.get("outcome"))
+        return self._restore(state, None, view.get("last_move"), view.get("outcome"))
 
     def dump(self, state: Any) -> dict[str, JSON]:
         return {
             "position": self.format_position(state),
-            "seen": seen_to_json(state.seen, self._key_text),
+            "record": state.seen.text(self._code),
             "last": last_to_json(state.last),
             "outcome": outcome_to_json(state.outcome),
         }
@@ -434,12 +346,22 @@ class KaroRules(Rules):
     def load(self, data: Mapping[str, JSON]) -> Any:
         if not isinstance(data, Mapping) or not isinstance(data.get("position"), str):
             raise PositionError("a stored game needs its position text")
+        if not isinstance(data.get("record"), str):
+            raise PositionError("a stored game needs its recorded positions (\"record\", a text)")
         state = self._read(data["position"])
-        return self._restore(state, data.get("seen", {}), data.get("last"), data.get("outcome"))
+        return self._restore(state, data["record"], data.get("last"), data.get("outcome"))
 
-    def _restore(self, state: Any, seen: JSON, last: JSON, outcome: JSON) -> Any:
-        """``state``, freshly read from its text, with the history, outcome and last move given."""
-        state.seen = seen_from_json(seen, self._text_key)
+    def _restore(self, state: Any, record: JSON, last: JSON, outcome: JSON) -> Any:
+        """``state``, freshly read from its text, with the record, outcome and last move given.
+
+        ``record`` None (a state rebuilt from a view): only the position itself is
+        recorded, once, when it ends a turn.
+        """
+        if record is None:
+            between = self._between_turns(state)
+            state.seen = EMPTY_SEEN.add(position_key(state.board, state.turn))[0] if between else EMPTY_SEEN
+        else:
+            state.seen = read_record(record, self._code, self._code_width)
         state.outcome = outcome_from_json(outcome)
         state.last = last_from_json(last)
         return state

@@ -32,6 +32,7 @@ from .common import (
     read_grid_text,
 )
 from .geometry import Grid
+from .record import digit_table, packed
 
 GRID = Grid(5, 5)
 CENTRE = GRID.index["c3"]
@@ -153,6 +154,17 @@ def path_text(path: tuple[int, ...]) -> str:
     return "-".join(GRID.names[i] for i in path)
 
 
+_DIGITS = digit_table(".DLdl")
+CODE_WIDTH = 11
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def record_code(key: str) -> str:
+    """A recorded position (board, then the seat to move) in 11 characters: the
+    25 squares as a number in base 5 (``.DLdl``), times 2, plus the seat, in 8 bytes of base64."""
+    return packed(key[:-1], _DIGITS, key[-1], 8)
+
+
 # -- the rules ----------------------------------------------------------------------------
 
 
@@ -179,7 +191,8 @@ class Eclaircissement(KaroRules):
     title: ClassVar[str] = "Éclaircissement"
     win_reason: ClassVar[str] = WIN_REASON
     _read = staticmethod(read_position)
-    _board_text = staticmethod(GRID.rows_text)
+    _code = staticmethod(record_code)
+    _code_width = CODE_WIDTH
     _has_won = staticmethod(has_won)
 
     def new_game(

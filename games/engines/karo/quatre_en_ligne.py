@@ -25,8 +25,10 @@ the repetition rule asks for.
 from __future__ import annotations
 
 import math
+import re
 from bisect import insort
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..base import JSON, Outcome, PositionError, Seat
@@ -41,6 +43,7 @@ from .common import (
     position_key,
 )
 from .geometry import Window, parse_place, run_length, shift_text
+from .record import ALPHABET, digit_table, packed
 
 # Twenty connected tiles never span more than 20 places in x or y: with a margin
 # of 3 they stay within columns and rows 3-22, and every place a piece may reach
@@ -276,17 +279,17 @@ def joined_without(tiles: int, gone: int, a: int, b: int) -> bool:
         one, other = other, grown
 
 
-def all_joined(board: str) -> bool:
-    tiles = [i for i, ch in enumerate(board) if ch != BLANK]
-    todo = set(tiles[1:])
-    stack = tiles[:1]
-    while stack:
-        c = stack.pop()
-        for n in (c + NORTH, c + EAST, c + SOUTH, c + WEST):
-            if n in todo:
-                todo.remove(n)
-                stack.append(n)
-    return not todo
+def all_joined(mask: int) -> bool:
+    """Whether the tiles (bit i set for a tile on window place i) are all joined by sides.
+
+    A flood fill from the lowest tile by shifting bits, as in :func:`joined_without`.
+    """
+    reached = mask & -mask
+    while True:
+        grown = (reached | reached << 1 | reached >> 1 | reached << STRIDE | reached >> STRIDE) & mask
+        if grown == reached:
+            return reached == mask
+        reached = grown
 
 
 def generate(state: QuatreState, seat: Seat) -> dict[str, tuple[Any, ...]]:
@@ -403,12 +406,27 @@ def format_board(board: str, ox: int, oy: int) -> str:
     return f"{MARGIN + ox},{MARGIN + oy} {'/'.join(rows)}"
 
 
-def recorded_board_text(board: str) -> str:
-    """A board as recorded positions write it: with its lowest corner at 0,0.
+_DIGITS = digit_table(".PMpm")
+_TILE = re.compile("[^ ]")
+CODE_WIDTH = 28
 
-    (Reading it back, any origin gives the same board string.)
+
+@lru_cache(maxsize=1 << 12)  # keys are whole boards (865 characters): a few MB at most
+def record_code(key: str) -> str:
+    """A recorded position (board, then the seat to move) in 28 characters.
+
+    First where the 20 tiles lie, one character each: the column of the first
+    tile in the lowest row, then the step from each tile to the next one,
+    reading the window row by row (every row between the lowest and the
+    highest holds a tile, so no step reaches 64). Then what lies on them, in
+    the same order: a number in base 5 (``.PMpm``), times 2, plus the seat, in
+    6 bytes of base64. The board is already shifted to the window's corner,
+    so positions that differ by a shift of the whole board share their code.
     """
-    return format_board(board, -MARGIN, -MARGIN)
+    board = key[:-1]
+    tiles = [m.start() for m in _TILE.finditer(board)]
+    steps = [tiles[0] - MARGIN * STRIDE] + [b - a for a, b in zip(tiles, tiles[1:])]
+    return "".join(ALPHABET[s] for s in steps) + packed(board.replace(BLANK, ""), _DIGITS, key[-1], 6)
 
 
 def parse_board(origin_text: str, rows_text: str) -> tuple[str, Layout]:
@@ -429,20 +447,20 @@ def parse_board(origin_text: str, rows_text: str) -> tuple[str, Layout]:
         raise PositionError("the top and bottom rows must hold tiles (the origin is the board's lowest corner)")
     if all(r[0] == NO_TILE for r in rows) or all(r[-1] == NO_TILE for r in rows):
         raise PositionError("the first and last columns must hold tiles (the origin is the board's lowest corner)")
-    cells = [BLANK] * WINDOW.size
-    for k, row in enumerate(rows):
-        y = MARGIN + len(rows) - 1 - k
-        for x, ch in enumerate(row, start=MARGIN):
-            if ch != NO_TILE:
-                cells[WINDOW.index(x, y)] = ch
-    board = "".join(cells)
-    tiles = WINDOW.size - board.count(BLANK)
-    if tiles != TILE_COUNT:
-        raise PositionError(f"the board has {tiles} tiles, not {TILE_COUNT}")
-    if not all_joined(board):
+    # The rows bottom first, each at the window's margin, blank places around them.
+    blank_row = BLANK * STRIDE
+    right = BLANK * (STRIDE - MARGIN - width)
+    lines = [blank_row * MARGIN]
+    lines += [BLANK * MARGIN + row.replace(NO_TILE, BLANK) + right for row in reversed(rows)]
+    lines.append(blank_row * (WINDOW.rows - MARGIN - len(rows)))
+    board = "".join(lines)
+    tile_places = tuple(m.start() for m in _TILE.finditer(board))
+    if len(tile_places) != TILE_COUNT:
+        raise PositionError(f"the board has {len(tile_places)} tiles, not {TILE_COUNT}")
+    layout = Layout(x0 - MARGIN, y0 - MARGIN, tile_places)
+    if not all_joined(layout.mask):
         raise PositionError("the tiles are not all joined by their sides")
-    tile_places = tuple(i for i, ch in enumerate(board) if ch != BLANK)
-    return board, Layout(x0 - MARGIN, y0 - MARGIN, tile_places)
+    return board, layout
 
 
 def read_position(text: str) -> QuatreState:
@@ -476,7 +494,8 @@ class QuatreEnLigne(KaroRules):
     title: ClassVar[str] = "Quatre en ligne"
     win_reason: ClassVar[str] = WIN_REASON
     _read = staticmethod(read_position)
-    _board_text = staticmethod(recorded_board_text)
+    _code = staticmethod(record_code)
+    _code_width = CODE_WIDTH
     _has_won = staticmethod(has_line)
 
     def new_game(self, num_players: int, seed: JSON = 0, options: Mapping[str, JSON] | None = None) -> QuatreState:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from functools import lru_cache
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -35,6 +36,7 @@ from .common import (
     read_grid_text,
 )
 from .geometry import Grid
+from .record import digit_table, packed
 
 GRID = Grid(3, 8)
 CRAWLERS = ("C", "c")
@@ -180,6 +182,17 @@ def _read_setup(board: str, first: Seat) -> RampantsState:
     return RampantsState(board, -1, first, EMPTY_SEEN, None, None)
 
 
+_DIGITS = digit_table(".CJcj")
+CODE_WIDTH = 11
+
+
+@lru_cache(maxsize=1 << 14)
+def record_code(key: str) -> str:
+    """A recorded position (board, then the seat to move) in 11 characters: the
+    24 squares as a number in base 5 (``.CJcj``), times 2, plus the seat, in 8 bytes of base64."""
+    return packed(key[:-1], _DIGITS, key[-1], 8)
+
+
 # -- the rules ----------------------------------------------------------------------------
 
 
@@ -188,7 +201,8 @@ class RampantsEtSauteurs(KaroRules):
     title: ClassVar[str] = "Rampants et Sauteurs"
     win_reason: ClassVar[str] = WIN_REASON
     _read = staticmethod(read_position)
-    _board_text = staticmethod(format_board)
+    _code = staticmethod(record_code)
+    _code_width = CODE_WIDTH
     _has_won = staticmethod(has_crossed)
 
     def new_game(self, num_players: int, seed: JSON = 0, options: Mapping[str, JSON] | None = None) -> RampantsState:
@@ -336,7 +350,7 @@ class RampantsEtSauteurs(KaroRules):
         last = view.get("last_move")
         if last is not None and last.get("move") is None:
             last = {"seat": last["seat"], "move": sampled.get(last["seat"], "")}
-        return self._restore(state, view.get("seen", {}), last, view.get("outcome"))
+        return self._restore(state, None, last, view.get("outcome"))
 
     # -- notation and storage ------------------------------------------------------------
 

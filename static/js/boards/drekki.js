@@ -33,6 +33,15 @@ import {
 
 let gettext = (text) => text;
 
+// Rows of buttons that are one Tab stop each, walked with the arrow keys.
+const ROVING_ROWS = ".dk-cards, .dk-bids";
+
+/** A box whose content may scroll sideways (a wide table on a phone): reachable by Tab,
+ *  so that it can be scrolled with the keyboard, and named. */
+function scrollRegion(parent, label) {
+  return html("div", { className: "dk-scroll", tabindex: "0", role: "region", "aria-label": label }, parent);
+}
+
 // -- geometry of the table (SVG user units) ----------------------------------------------
 // Two layouts: "wide", the dragon tile in the middle of the ring of mages; "narrow"
 // (a phone), a taller ring with only the dragon inside and the tile drawn below it.
@@ -311,6 +320,37 @@ class DrekkiBoard {
     this.seatsBox = html("section", { className: "dk-panel dk-seats", "data-dk": "seats" }, this.root);
 
     this.root.addEventListener("click", (event) => this.onClick(event));
+    this.root.addEventListener("keydown", (event) => this.onRowKey(event));
+  }
+
+  // -- keyboard: a row of cards (or of bids) is one Tab stop, the arrows move along it ---
+
+  /** Roving tabindex: in each row, the button that last had the focus keeps the Tab stop
+   *  (buttons are kept from one drawing to the next), else the first that can be played. */
+  rove() {
+    for (const row of this.root.querySelectorAll(ROVING_ROWS)) {
+      const buttons = [...row.querySelectorAll("button")];
+      if (!buttons.length) continue;
+      const stop = buttons.find((b) => b.getAttribute("tabindex") === "0")
+        || buttons.find((b) => b.dataset.move) || buttons[0];
+      for (const b of buttons) b.setAttribute("tabindex", b === stop ? "0" : "-1");
+    }
+  }
+
+  onRowKey(event) {
+    const button = event.target.closest ? event.target.closest("button") : null;
+    const row = button ? button.closest(ROVING_ROWS) : null;
+    if (!row) return;
+    const buttons = [...row.querySelectorAll("button")];
+    let index = buttons.indexOf(button);
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (event.key === "Home") index = 0;
+    else if (event.key === "End") index = buttons.length - 1;
+    else if (step) index = (index + step + buttons.length) % buttons.length;
+    else return;
+    event.preventDefault();
+    for (const b of buttons) b.setAttribute("tabindex", b === buttons[index] ? "0" : "-1");
+    buttons[index].focus();
   }
 
   // -- who is who --------------------------------------------------------------------------
@@ -440,6 +480,7 @@ class DrekkiBoard {
     this.startCountdown();
 
     for (const key of [...this.buttons.keys()]) if (!this.usedButtons.has(key)) this.buttons.delete(key);
+    this.rove();
     if (focusKey && document.activeElement?.dataset?.key !== focusKey) {
       const again = this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();
@@ -1094,20 +1135,21 @@ class DrekkiBoard {
     const t = this.t;
     const colour = colourOf(card);
     const label = fmt(t.cardLabel, { value: card, colour: t.colour[colour], shape: t.shapeName[colour] });
-    const attrs = {
-      className: `dk-card-button dk-card-${colour}`,
-      "aria-label": move ? fmt(t.playCard, { card: label }) : label,
-    };
+    // Named by its content, not an aria-label: what is seen (the value, the colour word)
+    // is part of what is heard, "Lay 3, red (triangle)".
+    const name = move ? fmt(t.playCard, { card: label }) : label;
+    const attrs = { className: `dk-card-button dk-card-${colour}` };
     if (move) attrs["data-move"] = move;
     else {
       attrs["aria-disabled"] = "true";
       attrs["data-why"] = why;
     }
-    return this.button(`${prefix} ${card}`, attrs, String(card), (button) => {
+    return this.button(`${prefix} ${card}`, attrs, name, (button) => {
       const pic = picture(48, 70, "0 0 48 70", "dk-card-picture");
       cardFace(card, 2, 2, 44, 66, pic);
       button.append(pic);
-      html("span", { className: "dk-card-caption" }, button, t.colour[colour]);
+      html("span", { className: "visually-hidden" }, button, name);
+      html("span", { className: "dk-card-caption", "aria-hidden": "true" }, button, t.colour[colour]);
     });
   }
 
@@ -1201,7 +1243,7 @@ class DrekkiBoard {
     }
     box.hidden = false;
     html("h3", {}, box, t.seatsTitle);
-    const wrap = html("div", { className: "dk-scroll" }, box);
+    const wrap = scrollRegion(box, t.seatsTitle);
     const table = html("table", { className: "dk-scores" }, wrap);
     const head = html("tr", {}, html("thead", {}, table));
     const cols = [t.colPlayer, t.colBurns, t.colTears];
@@ -1245,7 +1287,7 @@ class DrekkiBoard {
     const pieces = (s) => s.mages.reduce((n, m) => n + v.mages[m].tiles.length + v.mages[m].markers.length, 0);
     const score = (s) => (s.score === null || s.score === undefined ? s.burns - s.tears : s.score);
     const order = [...v.seats].sort((a, b) => score(a) - score(b) || b.tears - a.tears || pieces(a) - pieces(b));
-    const table = html("table", { className: "dk-scores dk-final-table" }, html("div", { className: "dk-scroll" }, box));
+    const table = html("table", { className: "dk-scores dk-final-table" }, scrollRegion(box, t.finalTitle));
     const head = html("tr", {}, html("thead", {}, table));
     for (const c of [t.colRank, t.colPlayer, t.colBurns, t.colTears, t.colScore, t.colPieces]) html("th", { scope: "col" }, head, c);
     const body = html("tbody", {}, table);
@@ -1287,13 +1329,22 @@ class DrekkiBoard {
     if (fresh?.kind === "round") lines.push(...this.roundSentences(fresh.round, v.history.length));
     const a = v.auction;
     const b = previous.auction;
-    if (a && b && v.round === previous.round) {
+    // On the table page the shell says every bid and withdrawal in its polite region
+    // (speech.js): said here too, each was heard twice.
+    if (this.options.speaksMoves) {
+      // Only the round's reveal (which no move says) and the prompt below.
+    } else if (a && b && v.round === previous.round) {
       if (a.high !== null && (a.high !== b.high || a.leader !== b.leader)) lines.push(fmt(t.announceBid, { name: this.seatName(a.leader), bid: a.high }));
       for (const seat of a.out) if (!b.out.includes(seat)) lines.push(fmt(t.announceOut, { name: this.seatName(seat) }));
     } else if (a && !b && a.high !== null) {
       lines.push(fmt(t.announceBid, { name: this.seatName(a.leader), bid: a.high }));
     }
-    if ((this.ctx.legalMoves || []).length && this.ctx.interactive !== false) lines.push(this.promptText());
+    // The prompt is said once per turn (and again when it changes), not at every update
+    // of the same turn (a live auction's bids by others repeated it each time).
+    const acting = (this.ctx.legalMoves || []).length > 0 && this.ctx.interactive !== false;
+    const prompt = acting ? this.promptText() : null;
+    if (prompt && prompt !== this.saidPrompt) lines.push(prompt);
+    this.saidPrompt = prompt;
     if (lines.length) say(lines.join(" "));
   }
 }

@@ -107,6 +107,7 @@ class DrumlinBoard {
     this.ctx = null;
     this.selected = null;
     this.focused = this.flipped ? "e10" : "e1";
+    this.focusedBand = null; // a base line holds the board's Tab stop while the arrows are on it
     this.drag = null;
     this.plan = { origins: new Map(), direct: new Map(), chain: null };
     this.build();
@@ -402,7 +403,6 @@ class DrumlinBoard {
       marks.replaceChildren();
       const isTarget = this.baseTarget() === owner && this.targetsOf("base").length > 0;
       band.classList.toggle("target", isTarget);
-      band.setAttribute("tabindex", isTarget ? 0 : -1);
       const won = view.step === "won" && lastBase === owner;
       const cy = band.dataset.top === "1" ? (BAND - 4) / 2 : 4 + (BAND - 4) / 2;
       if (isTarget) {
@@ -439,8 +439,14 @@ class DrumlinBoard {
     return group;
   }
 
+  /** One Tab stop on the board (roving tabindex): the focused square, or a base line
+   * reached with the arrows while it is a destination. */
   renderFocus() {
-    for (const [name, node] of this.squares) node.setAttribute("tabindex", name === this.focused ? 0 : -1);
+    const band = this.focusedBand === null || this.focusedBand === undefined ? null : this.bands.get(this.focusedBand);
+    if (band && !band.classList.contains("target")) this.focusedBand = null;
+    const onBand = this.focusedBand !== null && this.focusedBand !== undefined;
+    for (const [name, node] of this.squares) node.setAttribute("tabindex", !onBand && name === this.focused ? 0 : -1);
+    for (const [owner, node] of this.bands) node.setAttribute("tabindex", onBand && owner === this.focusedBand ? 0 : -1);
   }
 
   renderGuide() {
@@ -631,14 +637,19 @@ class DrumlinBoard {
     this.onKeyDown = (event) => this.keyDown(event);
     this.onFocusIn = (event) => {
       const node = event.target.closest("[data-square]");
+      const band = event.target.closest("[data-base]");
       if (node) this.focused = node.dataset.square;
+      this.focusedBand = band ? Number(band.dataset.base) : null;
+      if (node || band) this.renderFocus();
     };
     this.svg.addEventListener("pointerdown", this.onPointerDown);
     this.svg.addEventListener("pointermove", this.onPointerMove);
     this.svg.addEventListener("pointerup", this.onPointerUp);
     this.svg.addEventListener("pointercancel", this.onPointerUp);
     this.svg.addEventListener("keydown", this.onKeyDown);
-    this.svg.addEventListener("focusin", this.onFocusIn);
+    // On the host, not the svg: Chromium makes an SVG element with a focus listener a Tab
+    // stop of its own, where the arrows do nothing.
+    this.host.addEventListener("focusin", this.onFocusIn);
   }
 
   targetAt(node) {
@@ -724,13 +735,33 @@ class DrumlinBoard {
     }
     const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowRight: [1, 0], ArrowLeft: [-1, 0] };
     const step = steps[event.key];
-    if (!step || target === "base") return;
+    if (!step) return;
     event.preventDefault();
+    if (target === "base") {
+      // Off the base line, back to the square it was reached from.
+      if (step[1] !== 0) this.focusSquare(this.focused);
+      return;
+    }
     const sign = this.flipped ? -1 : 1;
+    const beyond = rankOf(target) + step[1] * sign;
+    if (beyond < 1 || beyond > RANKS) {
+      // Past the edge row: the base line on that side of the screen, while it is a destination.
+      const up = step[1] > 0;
+      const band = [...this.bands.values()].find((node) => (node.dataset.top === "1") === up);
+      if (band && band.classList.contains("target")) {
+        this.focusedBand = Number(band.dataset.base);
+        this.renderFocus();
+        band.focus();
+      }
+      return;
+    }
     const file = Math.min(7, Math.max(0, fileIndex(target) + step[0] * sign));
-    const rank = Math.min(RANKS, Math.max(1, rankOf(target) + step[1] * sign));
-    const name = FILES[file] + rank;
+    this.focusSquare(FILES[file] + beyond);
+  }
+
+  focusSquare(name) {
     this.focused = name;
+    this.focusedBand = null;
     this.renderFocus();
     this.squares.get(name).focus();
   }
@@ -741,7 +772,7 @@ class DrumlinBoard {
     this.svg.removeEventListener("pointerup", this.onPointerUp);
     this.svg.removeEventListener("pointercancel", this.onPointerUp);
     this.svg.removeEventListener("keydown", this.onKeyDown);
-    this.svg.removeEventListener("focusin", this.onFocusIn);
+    this.host.removeEventListener("focusin", this.onFocusIn);
     this.host.replaceChildren();
   }
 }

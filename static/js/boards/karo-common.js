@@ -182,7 +182,9 @@ export class KaroBoard {
     this._pointerdown = (event) => this.onPointerDown(event);
     this.svgEl.addEventListener("keydown", this._keydown);
     this.svgEl.addEventListener("pointerdown", this._pointerdown);
-    this.svgEl.addEventListener("focusin", (event) => {
+    // On the root, not the svg: Chromium makes an SVG element with a focus listener a Tab
+    // stop of its own, where the arrows do nothing.
+    this.root.addEventListener("focusin", (event) => {
       const cell = event.target.closest && event.target.closest("[data-square]");
       if (cell) this.setRoving(cell.dataset.square);
     });
@@ -557,6 +559,8 @@ export function announceOpponent(board, T, view, ctx, seat, describe) {
   board.lastAnnounced = ctx.version;
   const last = view.last_move;
   if (first || !last || last.move === null || last.move === undefined || last.seat === seat) return;
+  // The table page says every move itself, in its polite live region (table/speech.js).
+  if (board.options.speaksMoves) return;
   const player = playerName(T, ctx, last.seat);
   const words = describe(last.move, last.seat, player);
   if (words) board.announce(words.sentence || fmt(T.played, { player, move: words }));

@@ -14,6 +14,9 @@
 //   onMove:   function(move)  play `move`, a string taken from ctx.legalMoves
 //   announce: function(text)  say something in the page's aria-live region: what a
 //                             move did, why an attempt is not possible, in words
+//   speaksMoves: boolean      true on the table page, whose shell says every move in
+//                             words in a polite live region of its own (speech.js): the
+//                             board then does not announce the other side's moves
 // }
 //
 // update(view, ctx) is called on every new version (and once right after mount):
@@ -37,9 +40,17 @@
 // press Enter/Space on) a piece to see its legal destinations, derived from
 // ctx.legalMoves by parsing the notation; moves by a click on a destination or by a
 // drag; guides multi-step turns; highlights ctx.lastMove; moves focus with the arrow
-// keys; never uses colour as the only cue (shapes, marks, letters); explains an
+// keys, the board being one Tab stop (roving tabindex: one square holds tabindex="0",
+// the others "-1"; never a focus listener on the <svg> itself, which Chromium would make a
+// Tab stop of its own); never uses colour as the only cue (shapes, marks, letters); explains an
 // impossible attempt with options.announce; calls options.onMove only with a string
 // of ctx.legalMoves. destroy() removes its listeners and its nodes.
+//
+// What a screen reader reads of a board: each square (cell, tile) is a focusable node with
+// data-square and an aria-label that says what stands there ("d4, pion blanc"); a square
+// that holds a piece has data-owner or a child of class "piece". The table's "read the
+// position" key (Alt+P, static/js/table/typed.js) reads the labels of those squares (Drekki,
+// which has no squares, is read from its data-dk panels).
 //
 // Styles: a board's own styles, if it has any, are in static/css/boards-<slug>.css
 // (which may @import a stylesheet shared by several boards, as the Karo boards do).

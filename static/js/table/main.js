@@ -4,12 +4,15 @@
 
 import { boardHost, boardStylesheets, lastMoveOf, loadBoard } from "./boards.js";
 import { Chat } from "./chat.js";
+import { ClockWarnings } from "./clock-warnings.js";
 import { clockLabel, el, fill, formatClock, gettext, ngettext, outcomeWords, seatName } from "./format.js";
 import { formatInteger } from "../l10n.js";
 import { MoveList } from "./moves.js";
 import { PassAndPlay } from "./pass.js";
 import { TableSocket } from "./socket.js";
 import { Sound } from "./sound.js";
+import { Speech } from "./speech.js";
+import { TypedMove } from "./typed.js";
 
 const CONNECTION_WORDS = {
   connecting: () => gettext("connecting…"),
@@ -44,9 +47,16 @@ class TableShell {
     };
     const replayApi = data.apiReplay + (this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "");
     this.moves = new MoveList(q("moves"), replayApi, this.game);
-    this.moves.onRender = () => this.renderLastMove();
+    this.speech = new Speech(root);
+    this.moves.onRender = () => {
+      this.renderLastMove();
+      this.speech.moves(this.moves.spoken());
+    };
     // Whether one may still call the game off depends on the moves already played.
     this.moves.onChange = () => { if (this.frame) this.renderActions(); };
+    this.typed = new TypedMove({ form: q("typed-form"), input: q("typed-input"), list: q("typed-list"),
+      error: q("typed-error"), position: q("read-position"), legal: q("read-legal") }, this);
+    this.clockWarnings = new ClockWarnings();
     this.sound = new Sound(q("sound"));
     this.socket = new TableSocket(`/ws/tables/${this.tableId}/`, this.invite, {
       frame: (frame) => this.onFrame(frame),
@@ -57,6 +67,7 @@ class TableShell {
       (message) => this.socket.send(message),
     );
     this.frame = null;
+    this.seatForgotten = false; // pass-and-play: between forgetSeat() and the next seat's frame
     this.presence = { seats: [], spectators: 0 };
     this.board = null;
     this.boardSeat = undefined;
@@ -109,6 +120,7 @@ class TableShell {
     frame.receivedAt = Date.now();
     frame.receivedTick = performance.now();
     this.frame = frame;
+    this.seatForgotten = false;
     this.root.dataset.v = String(frame.v); // the version on screen (tests wait for it)
     this.root.dataset.seat = frame.seat === null ? "" : String(frame.seat); // whose view it is
     if (frame.presence) this.presence = frame.presence;
@@ -119,6 +131,7 @@ class TableShell {
       this.awaitingV = null;
       this.retryMove = null;
     }
+    this.speech.since(frame.v);
     for (const event of frame.events || []) {
       if (event.kind === "kick" || event.kind === "replace") {
         this.handover = { seats: [event.seat], until: Date.now() + 15000 };
@@ -146,9 +159,14 @@ class TableShell {
     this.boardSeat = undefined;
     this.nodes.slot.replaceChildren();
     this.moves.reset();
+    this.speech.reset();
+    if (this.typed) this.typed.reset();
     this.nodes.announce.textContent = "";
     this.awaitingV = null;
     this.retryMove = null;
+    // Until the next seat's frame comes, nothing may redraw from the frame of the seat
+    // just forgotten (a presence refresh, or the answer to that seat's last move).
+    this.seatForgotten = true;
   }
 
   // -- the board --------------------------------------------------------------------------
@@ -170,6 +188,7 @@ class TableShell {
           gettext,
           onMove: (move) => this.playMove(move),
           announce: (text) => this.announce(text),
+          speaksMoves: true, // the shell says every move in words (speech.js)
         });
         this.boardSeat = seat;
         this.updateBoard();
@@ -206,7 +225,8 @@ class TableShell {
         seat: seat.index,
         name: seatName(seat),
         isBot: Boolean(seat.bot),
-        connected: Boolean(seat.bot) || this.presence.seats.includes(seat.index),
+        // Pass-and-play: every seat of this device is here, as in the players panel.
+        connected: Boolean(seat.bot) || this.presence.seats.includes(seat.index) || (frame.hands || []).includes(seat.index),
       })),
       outcome: frame.outcome,
       countdown,
@@ -215,6 +235,8 @@ class TableShell {
   }
 
   updateBoard() {
+    if (this.seatForgotten) return;
+    if (this.frame) this.typed.update();
     if (!this.board || !this.frame || !this.frame.view || this.boardSeat !== this.frame.seat) return;
     this.board.update(this.frame.view, this.boardContext());
   }
@@ -351,7 +373,8 @@ class TableShell {
       else if (this.root.dataset.screen) text = fill(gettext("%(names)s to play."), { names: this.names(frame.to_act) });
       else text = fill(gettext("You are watching. %(names)s to play."), { names: this.names(frame.to_act) });
     } else if (frame.status === "finished") {
-      text = outcomeWords(frame.outcome, frame.seats, this.pass ? null : frame.seat).title;
+      // Who won is the result card's title, right below: said once.
+      text = gettext("The game is over.");
     } else {
       text = gettext("Game called off.");
     }
@@ -417,6 +440,7 @@ class TableShell {
       if (this.frame) this.renderBanner();
     }
     if (!this.frame || !this.frame.clock || !this.frame.clock.seats) return;
+    this.warnClocks();
     const trouble = this.timeTrouble();
     if (trouble.join() !== (this.shownTrouble || []).join()) this.renderBanner();
     for (const node of this.root.querySelectorAll(".clock[data-clock], .clock[data-strip-clock]")) {
@@ -425,6 +449,21 @@ class TableShell {
       const ms = this.clockMs(index);
       node.textContent = formatClock(ms);
       node.classList.toggle("low", ms < 20000);
+    }
+  }
+
+  /** Say in the polite region when a running clock goes under 30 and under 10 seconds (clock-warnings.js). */
+  warnClocks() {
+    const frame = this.frame;
+    const live = frame.status === "running";
+    const clocks = frame.clock.seats.map((info, index) => ({
+      ms: info.running && live ? this.clockMs(index) : info.ms, running: info.running,
+    }));
+    for (const { seat, seconds } of this.clockWarnings.check(clocks, live)) {
+      this.speech.say(seat === frame.seat && !this.pass
+        ? fill(ngettext("%(count)s second left on your clock!", "%(count)s seconds left on your clock!", seconds), { count: seconds })
+        : fill(ngettext("%(name)s has %(count)s second left.", "%(name)s has %(count)s seconds left.", seconds),
+          { name: seatName(frame.seats[seat]), count: seconds }));
     }
   }
 
@@ -592,7 +631,14 @@ class TableShell {
       buttons.push(el("button", { type: "button", class: "secondary", dataset: { abort: "" },
         on: { click: () => this.request({ t: "abort" }) } }, gettext("Call the game off")));
     }
+    // Redrawn buttons keep the keyboard focus ("Resign" becomes "Yes, resign" under it).
+    const active = document.activeElement;
+    const focusedKey = active && box.contains(active) ? Object.keys(active.dataset)[0] : null;
     box.replaceChildren(...buttons);
+    if (focusedKey) {
+      const again = buttons.find((node) => node.dataset && focusedKey in node.dataset && !node.disabled);
+      if (again) again.focus();
+    }
   }
 
   resign() {
@@ -643,10 +689,11 @@ class TableShell {
     const replay = this.root.dataset.replayUrl + (this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "");
     actions.push(el("a", { class: "button secondary", href: replay }, gettext("Replay the game")));
     actions.push(el("a", { class: "button secondary", href: this.root.dataset.lobbyUrl },
-      gettext("Back to the lobby")));
+      gettext("Back to all tables")));
     this.nodes.outcomeActions.replaceChildren(...actions);
     if (!this.outcomeShown) {
       this.outcomeShown = true;
+      this.speech.say(`${words.title} ${words.text}`.trim());
       this.sound.beep(520, 0.3);
       box.focus({ preventScroll: false });
     }

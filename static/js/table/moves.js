@@ -153,6 +153,19 @@ export class MoveList {
     this.onRender();
   }
 
+  /**
+   * The moves in words, in version order, for the live region (speech.js): {v, words},
+   * words null while a move's text may still come from the replay API.
+   */
+  spoken() {
+    const loading = this.fetching || this.wanted;
+    return [...this.entries.values()].sort((a, b) => a.v - b.v).map((entry) => {
+      if (entry.text === null && loading && this.fetchedUpTo < entry.v) return { v: entry.v, words: null };
+      const note = entry.kind === "timeout" ? ` (${gettext("out of time")})` : "";
+      return { v: entry.v, words: moveText(this.game, entry.text, this.context(entry)).textContent + note };
+    });
+  }
+
   /** The moves played by `seat` so far (to know whether it may still abort). */
   countBy(seat) {
     let count = 0;
