@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
@@ -51,28 +51,37 @@ STALE = Bulkhead("tables.stale")
 _woken = False  # the channel layer wakes this worker when a bot becomes due
 
 
-def _until_next() -> float:
+GUARDED = ((BOTS, "bot_due"), (CLOCKS, "clock_deadline"), (COUNTDOWNS, "countdown_deadline"))
+
+
+def _until_next(earliest: dict[str, datetime | None] | None = None) -> float:
     """Seconds until the next bot move, clock or countdown is due (at most IDLE)."""
     idle = IDLE if _woken else float(getattr(settings, "LUDO_WORKER_POLL_SECONDS", IDLE_WITHOUT_WAKEUPS))
-    due = _next_due()
+    due = min((m for m in (earliest or _earliest()).values() if m is not None), default=None)
     if due is None:
         return idle
     return max(0.0, min(idle, (due - timezone.now()).total_seconds()))
 
 
-def _next_due():
-    """The earliest deadline the play lane must serve. A table a guard holds back
-    (set aside, or waiting before its next try) would make the lane spin on that
+def _earliest() -> dict[str, datetime | None]:
+    """The earliest deadline of each kind (column) the play lane must serve: one
+    query while no guard holds a table back. A table a guard holds back (set
+    aside, or waiting before its next try) would make the lane spin on that
     guard's deadline, long past: each deadline leaves out the tables its own
     guard holds, and only those (a table whose clock step failed still gets its
     bot moves on time)."""
-    held = {column: guard.held(Table) for guard, column in
-            ((BOTS, "bot_due"), (CLOCKS, "clock_deadline"), (COUNTDOWNS, "countdown_deadline"))}
-    if not any(held.values()):
-        return services.next_deadline()
+    held = {column: guard.held(Table) for guard, column in GUARDED}
     running = Table.objects.filter(status=Table.Status.RUNNING)
-    moments = [running.exclude(pk__in=rows).aggregate(due=Min(column))["due"] for column, rows in held.items()]
-    return min((m for m in moments if m is not None), default=None)
+    if not any(held.values()):
+        return running.aggregate(**{column: Min(column) for column in held})
+    return {column: running.exclude(pk__in=rows).aggregate(due=Min(column))["due"] for column, rows in held.items()}
+
+
+def _idle(earliest: dict[str, datetime | None], guard: Bulkhead, column: str, now: datetime) -> bool:
+    """Nothing for ``guard`` to do now: no deadline of ``column`` has come, and no
+    failure record waits (a record is retried, or forgotten, by the guard's pick)."""
+    due = earliest[column]
+    return (due is None or due > now) and not guard.has_records(Table)
 
 
 def play_bot_turn(table_id: int) -> bool:
@@ -159,9 +168,18 @@ def listen_for_wakeups() -> None:
     asyncio.run_coroutine_threadsafe(_listen_for_wakeups(), services.broadcast_loop())
 
 
+# An idle play lane polls several times a second (four times without wake-ups):
+# each job first reads the earliest deadlines (one query) and looks for due rows
+# only when one has come.
+
+
 def run_bots() -> float:
     listen_for_wakeups()
-    due = Table.objects.filter(status=Table.Status.RUNNING, bot_due__lte=timezone.now()).order_by("bot_due")
+    now = timezone.now()
+    earliest = _earliest()
+    if _idle(earliest, BOTS, "bot_due", now):
+        return _until_next(earliest)
+    due = Table.objects.filter(status=Table.Status.RUNNING, bot_due__lte=now).order_by("bot_due")
     pending = Table.objects.filter(status=Table.Status.RUNNING, bot_due__isnull=False)
     BOTS.each(due, play_bot_turn, limit=BATCH, pending=pending)
     return _until_next()
@@ -169,6 +187,9 @@ def run_bots() -> float:
 
 def run_clocks() -> float:
     now = timezone.now()
+    earliest = _earliest()
+    if _idle(earliest, CLOCKS, "clock_deadline", now) and _idle(earliest, COUNTDOWNS, "countdown_deadline", now):
+        return _until_next(earliest)
     running = Table.objects.filter(status=Table.Status.RUNNING)
     CLOCKS.each(running.filter(clock_deadline__lte=now).order_by("clock_deadline"), services.time_out,
                 limit=BATCH, pending=running.filter(clock_deadline__isnull=False))

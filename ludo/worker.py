@@ -78,22 +78,25 @@ def run_once(names: list[str] | None = None, lane: str | None = None) -> float:
     """Run each job once (or only ``names``, or only ``lane``'s); return the pause
     before the next round. A job that raises is logged and does not stop the others.
     """
+    from ludo.bulkheads.guard import one_round
+
     wait = IDLE_SECONDS
-    for name, entry in list(_jobs.items()):
-        if names is not None and name not in names:
-            continue
-        if lane is not None and entry.lane != lane:
-            continue
-        close_old_connections()
-        try:
-            asked = entry.job()
-        except Exception as exc:
-            _log_failure(name, exc)
-            asked = None
-        else:
-            _last_error.pop(name, None)
-        if asked is not None:
-            wait = min(wait, max(MIN_SLEEP, asked))
+    with one_round():  # the bulkheads of the round read their failure records once
+        for name, entry in list(_jobs.items()):
+            if names is not None and name not in names:
+                continue
+            if lane is not None and entry.lane != lane:
+                continue
+            close_old_connections()
+            try:
+                asked = entry.job()
+            except Exception as exc:
+                _log_failure(name, exc)
+                asked = None
+            else:
+                _last_error.pop(name, None)
+            if asked is not None:
+                wait = min(wait, max(MIN_SLEEP, asked))
     close_old_connections()
     return wait
 

@@ -30,19 +30,27 @@ A step runs in whatever transaction it opens itself (the services' own);
 where the caller already holds one, the step gets a savepoint, so its failure
 cannot spoil the caller's transaction. The worker's lanes (ludo.worker) guard
 each job as a whole as well, for what fails outside any row (the database away).
+
+Inside one round of a lane (:func:`one_round`, which ``ludo.worker`` opens), the
+failure records are read once, for every bulkhead of the round, instead of once
+per bulkhead and query: an idle play lane polls several times a second, and
+most rounds find no record at all. A failure or success recorded in the round
+makes the next reader read them again.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Model, QuerySet
 from django.utils import timezone
 
 log = logging.getLogger("ludo.worker")
@@ -63,6 +71,38 @@ def retry_pause(failures: int) -> timedelta:
 
 def label_of(model: type[Model]) -> str:
     return model._meta.label_lower
+
+
+_round = threading.local()  # per lane thread: ``records`` while a round is open
+
+
+@contextmanager
+def one_round() -> Iterator[None]:
+    """Within it, this thread reads the failure records once (see the module's doc)."""
+    _round.open, _round.records = True, None
+    try:
+        yield
+    finally:
+        _round.open, _round.records = False, None
+
+
+def _forget_round() -> None:
+    _round.records = None
+
+
+def _records(job: str, model: str) -> dict[str, Any]:
+    """The failure records of ``job`` on rows of ``model``, by row."""
+    from ludo.bulkheads.models import JobFailure
+
+    columns = ("job", "model", "row", "set_aside", "retry_at")
+    if not getattr(_round, "open", False):
+        return {f.row: f for f in JobFailure.objects.filter(job=job, model=model).only(*columns)}
+    if _round.records is None:
+        everything: dict[tuple[str, str], dict[str, Any]] = {}
+        for f in JobFailure.objects.only(*columns):
+            everything.setdefault((f.job, f.model), {})[f.row] = f
+        _round.records = everything
+    return _round.records.get((job, model), {})
 
 
 class Bulkhead:
@@ -91,8 +131,7 @@ class Bulkhead:
 
         now = now or timezone.now()
         model = due.model
-        failed = {f.row: f for f in JobFailure.objects.filter(job=self.name, model=label_of(model))
-                  .only("row", "set_aside", "retry_at")}
+        failed = _records(self.name, label_of(model))
         if not failed:
             return list(due.values_list("pk", flat=True)[:limit])
         to_pk = model._meta.pk.to_python
@@ -102,6 +141,7 @@ class Bulkhead:
         gone = [row for row in failed if row not in waiting]
         if gone:
             JobFailure.objects.filter(job=self.name, model=label_of(model), row__in=gone).delete()
+            _forget_round()
         picked = list(due.exclude(pk__in=keys).values_list("pk", flat=True)[:limit])
         again = [to_pk(row) for row, f in failed.items()
                  if row in waiting and not f.set_aside and (f.retry_at is None or f.retry_at <= now)]
@@ -111,16 +151,17 @@ class Bulkhead:
             picked += list(due.filter(pk__in=again).values_list("pk", flat=True)[:room])
         return picked
 
+    def has_records(self, model: type[Model]) -> bool:
+        """Whether any row of ``model`` has a failure record of this job (waiting, due or set aside)."""
+        return bool(_records(self.name, label_of(model)))
+
     def held(self, model: type[Model], now: datetime | None = None) -> list[Any]:
         """The rows this bulkhead keeps from its job now (set aside, or waiting
         for their next try): a job leaves them out of when it wakes next."""
-        from ludo.bulkheads.models import JobFailure
-
         now = now or timezone.now()
-        rows = (JobFailure.objects.filter(job=self.name, model=label_of(model))
-                .filter(Q(set_aside=True) | Q(retry_at__gt=now)).values_list("row", flat=True))
         to_pk = model._meta.pk.to_python
-        return [to_pk(row) for row in rows]
+        return [to_pk(row) for row, f in _records(self.name, label_of(model)).items()
+                if f.set_aside or (f.retry_at is not None and f.retry_at > now)]
 
     def run(self, model: type[Model], pk: Any, step: Callable[[Any], Any]) -> Any:
         """``step(pk)``, guarded: its result, or None if it raised (recorded)."""
@@ -139,7 +180,8 @@ class Bulkhead:
     def succeeded(self, model: type[Model], pk: Any) -> None:
         from ludo.bulkheads.models import JobFailure
 
-        JobFailure.objects.filter(job=self.name, model=label_of(model), row=str(pk)).delete()
+        if JobFailure.objects.filter(job=self.name, model=label_of(model), row=str(pk)).delete()[0]:
+            _forget_round()
 
     def failed(self, model: type[Model], pk: Any, exc: BaseException, now: datetime | None = None) -> None:
         """Count a failure of ``pk``; log it (the traceback the first time);
@@ -161,6 +203,7 @@ class Bulkhead:
             record.set_aside = record.failures >= limit
             record.retry_at = None if record.set_aside else now + retry_pause(record.failures)
             record.save()
+        _forget_round()
         where = f"worker job {self.name}: {label} {row}"
         if first:
             log.error("%s failed (%d of %d): %s", where, record.failures, limit, error, exc_info=exc)
