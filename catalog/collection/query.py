@@ -2,13 +2,15 @@
 left out (articles and short function words in French and English), which numbers
 are spelt out, and the "compact" form of a name that makes "Les Aventuriers du
 Rail", "aventuriers du rail" and "aventuriersdurail" one and the same, or "Seven
-Wonders" and "7 Wonders".
+Wonders" and "7 Wonders" (numbers in several words: catalog.collection.numbers).
 
 Names and queries are folded first (catalog.text.fold_query: lower case, no accents,
 punctuation as spaces), so "L'Île" is the two words "l ile".
 """
 
 from __future__ import annotations
+
+from catalog.collection import numbers
 
 # Articles, contractions and short function words: never required to match. Only
 # words too common to tell games apart ("a" is also the French "à").
@@ -32,7 +34,20 @@ NUMBER_WORDS = {
     "11": ("eleven", "onze", "elf"),
     "12": ("twelve", "douze", "zwolf"),
     "13": ("thirteen", "treize", "dreizehn"),
+    "14": ("fourteen", "quatorze", "vierzehn"),
+    "15": ("fifteen", "quinze", "funfzehn"),
+    "16": ("sixteen", "seize", "sechzehn"),
+    "17": ("seventeen", "siebzehn"),
+    "18": ("eighteen", "achtzehn"),
+    "19": ("nineteen", "neunzehn"),
     "20": ("twenty", "vingt", "zwanzig"),
+    "30": ("thirty", "trente", "dreissig"),
+    "40": ("forty", "quarante", "vierzig"),
+    "50": ("fifty", "cinquante", "funfzig"),
+    "60": ("sixty", "soixante", "sechzig"),
+    "70": ("seventy", "septante", "siebzig"),
+    "80": ("eighty", "huitante", "octante", "achtzig"),
+    "90": ("ninety", "nonante", "neunzig"),
     "100": ("hundred", "cent", "hundert"),
     "1000": ("thousand", "mille", "tausend"),
 }
@@ -78,8 +93,9 @@ def word_forms(word: str) -> set[str]:
 
 
 def compact(words: list[str]) -> str:
-    """A name or a query as one string: stop words out, numbers as digits, no spaces."""
-    return "".join(as_digits(w) for w in significant(words))
+    """A name or a query as one string: stop words out, numbers as digits (those
+    written in several words too: "quarante quatre"), no spaces."""
+    return "".join(as_digits(w) for w in significant(numbers.as_digits(words)))
 
 
 

@@ -27,6 +27,7 @@ from django.db.models import BooleanField, QuerySet
 from django.db.models.expressions import RawSQL
 
 from catalog import text as textlib
+from catalog.collection import numbers
 from catalog.collection import query as queries
 from catalog.collection.models import Game
 
@@ -278,7 +279,7 @@ def search_titles(
     case, articles, joined or split words and spelt-out numbers never matter; a typo
     or two in a word still finds it. With nothing found and ``suggest``, the games
     the query most likely meant (among all games) are in ``suggestions``."""
-    folded = textlib.fold_query(query)
+    folded = " ".join(numbers.as_digits(textlib.fold_query(query).split()))  # "quarante quatre": "44"
     words = queries.significant(folded.split())[:MAX_WORDS]
     if not words:
         return TitleResults()
