@@ -2,9 +2,11 @@
 // warnings (static/js/table/clock-warnings.js) under node over cases written by
 // tests/games/test_a11y_logic.py.
 //
-//   node a11y_logic.mjs <input.json>    prints {"typed": [...], "clocks": [...]}
+//   node a11y_logic.mjs <input.json>    prints {"typed": [...], "clocks": [...], "position": [...]}
 //
-// input: {"typed": [{game, seat, names, view, legal}], "clocks": [[[clocks, live], ...], ...]}
+// input: {"typed": [{game, seat, names, view, legal}], "clocks": [[[clocks, live], ...], ...],
+//         "position": [board host or null, ...]} (a host: {squares: [{square, owner, piece,
+//         label}], dk: {part: text}}, read by positionWords as it reads the page's board)
 // For each typed case, every legal move is typed as written, in lower case, in upper
 // case, with spaces around it, and as its words; "typed" lists, per case, what each try
 // matched (a move or null) and what two wrong entries gave.
@@ -19,7 +21,7 @@ globalThis.ngettext = (one, many, count) => (count === 1 ? one : many);
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..");
 const load = (file) => import(pathToFileURL(path.join(root, "static/js/table", file)).href);
-const { matchMove, moveChoices } = await load("typed.js");
+const { matchMove, moveChoices, positionWords } = await load("typed.js");
 const { ClockWarnings } = await load("clock-warnings.js");
 
 const typed = input.typed.map((item) => {
@@ -45,4 +47,24 @@ const clocks = input.clocks.map((steps) => {
   return steps.map(([seats, live]) => warnings.check(seats, live));
 });
 
-process.stdout.write(JSON.stringify({ typed, clocks }));
+// A board host as positionWords reads it, without a DOM: its squares (each with an
+// owner or a piece, and a label) and Drekki's named parts.
+function fakeHost(spec) {
+  if (spec === null) return null;
+  const squares = (spec.squares || []).map((s) => ({
+    dataset: { square: s.square, ...(s.owner !== undefined ? { owner: String(s.owner) } : {}) },
+    getAttribute: (name) => (name === "aria-label" ? s.label ?? null : null),
+    querySelector: (sel) => (sel === ".piece" && s.piece ? {} : null),
+  }));
+  return {
+    querySelectorAll: (sel) => (sel === "[data-square]" ? squares : []),
+    querySelector: (sel) => {
+      if (sel === "[data-square]") return squares[0] ?? null;
+      const name = /^\[data-dk="(\w+)"\]$/.exec(sel)?.[1];
+      return name && spec.dk?.[name] ? { hidden: false, innerText: spec.dk[name] } : null;
+    },
+  };
+}
+const position = (input.position || []).map((spec) => positionWords(fakeHost(spec)));
+
+process.stdout.write(JSON.stringify({ typed, clocks, position }));

@@ -95,3 +95,18 @@ def test_clock_warnings_at_30_and_10_seconds_once_each(tmp_path):
     assert said[1] == [[], [(0, 10)], [], [(1, 10)]]
     assert said[2] == [[], [(0, 30)], [], [(0, 30)], [], []]
     assert said[3] == [[], [], [(0, 10)], [], []]
+
+
+def test_the_position_read_aloud_names_the_squares_taken_and_says_an_empty_board_is_empty(tmp_path):
+    """Alt+P's words (positionWords): the squares taken with what stands there; a board
+    with none taken is said to be empty (a first move's board, not "not there yet"); no
+    board at all gives nothing (the page then says the board is not there yet)."""
+    empty = {"squares": [{"square": "a1"}, {"square": "b1"}]}
+    taken = {"squares": [{"square": "a1", "owner": 0, "label": "a1, pion rouge"}, {"square": "b1"},
+                         {"square": "c1", "piece": True}]}
+    drekki = {"dk": {"status": "Manche 2", "hand": "Votre main : 3 cartes", "seats": "Zoé, Max"}}
+    out = run(tmp_path, {"typed": [], "clocks": [], "position": [empty, taken, drekki, None]})["position"]
+    assert out[0] == "No square is taken: the board is empty."
+    assert out[1] == "2 squares taken: a1, pion rouge; c1."
+    assert out[2] == "Manche 2 Votre main : 3 cartes Zoé, Max"
+    assert out[3] == ""

@@ -74,3 +74,43 @@ def test_run_once_still_runs_every_lane(registered):
     registered("test.c", lambda: ran.append("c"))
     worker.run_once(["test.a", "test.b", "test.c"])
     assert sorted(ran) == ["a", "b", "c"]
+
+
+@pytest.mark.django_db
+def test_an_idle_play_lane_reads_little_and_a_due_bot_is_still_played(django_assert_max_num_queries, monkeypatch):
+    """The play lane polls several times a second: a round with nothing due reads the
+    failure records once and the earliest deadlines once per job (tournaments, throttled
+    to every half second, are left out here), and never looks for due rows; a table whose
+    bot is due is still served in the next round."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import jobs, services
+    from games.models import Table
+    from tests.games.tables_helpers import guest
+
+    monkeypatch.setattr("tournaments.jobs._last_pass", float("inf"))  # not this round
+    played = []
+    monkeypatch.setattr(jobs, "play_bot_turn", lambda pk: played.append(pk))
+    worker.run_once(lane=worker.PLAY)  # presence's first pass (every 5 s)
+    with django_assert_max_num_queries(3):
+        worker.run_once(lane=worker.PLAY)
+    table = services.create_table(guest("Zoé"), "drumlin")
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.RUNNING, bot_due=timezone.now() - timedelta(seconds=1))
+    worker.run_once(lane=worker.PLAY)
+    assert played == [table.pk]
+
+
+def test_the_tournaments_job_runs_at_most_every_half_second_in_the_worker(monkeypatch):
+    from tournaments import jobs
+
+    runs = []
+    monkeypatch.setattr(jobs, "run", lambda: runs.append(1))
+    monkeypatch.setattr(jobs, "_last_pass", float("-inf"))
+    assert jobs.run_in_worker() == jobs.EVERY and runs == [1]
+    pause = jobs.run_in_worker()
+    assert 0 < pause <= jobs.EVERY and runs == [1]  # too soon: not run, the time left asked
+    monkeypatch.setattr(jobs, "_last_pass", float("-inf"))
+    jobs.run_in_worker()
+    assert runs == [1, 1]

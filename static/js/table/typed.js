@@ -71,6 +71,7 @@ export function positionWords(host) {
     const labels = cells.map((node) => node.getAttribute("aria-label") || node.dataset.square);
     return `${fill(ngettext("%(count)s square taken:", "%(count)s squares taken:", cells.length), { count: cells.length })} ${labels.join("; ")}.`;
   }
+  if (host.querySelector("[data-square]")) return gettext("No square is taken: the board is empty.");
   const parts = [];
   for (const name of ["status", "auction", "hand", "tile", "seats"]) {
     const node = host.querySelector(`[data-dk="${name}"]`);
