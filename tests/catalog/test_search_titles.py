@@ -108,13 +108,13 @@ def test_a_number_typed_joined_finds_its_digits_written_apart(make_game):
 
 
 def test_a_number_spelt_out_in_several_words_finds_its_digits(make_game):
-    """A guest types the number as it is said: "mémoire quarante quatre" is Mémoire 44,
-    "le tour du monde en quatre vingts jours" the box titled with 80."""
-    memoir = make_game("Memoir '44", title_fr="Mémoire 44", owned_count=9000)
-    make_game("Mémoire", owned_count=300)
+    """A guest types the number as it is said: "normandie quarante quatre" is the box
+    titled Normandie 44, "le tour du monde en quatre vingts jours" the one with 80."""
+    normandy = make_game("Normandy '44", title_fr="Normandie 44", owned_count=9000)
+    make_game("Normandie", owned_count=300)
     make_game("Quatre en ligne", owned_count=20000)
     world = make_game("Le Tour du monde en 80 jours", owned_count=400)
     make_game("Le Tour du monde", owned_count=800)
-    assert search.search_games("mémoire quarante quatre")[:1] == [memoir.pk]
-    assert search.search_games("memoir forty four")[:1] == [memoir.pk]
+    assert search.search_games("normandie quarante quatre")[:1] == [normandy.pk]
+    assert search.search_games("normandy forty four")[:1] == [normandy.pk]
     assert search.search_games("tour du monde en quatre-vingts jours")[:1] == [world.pk]
