@@ -10,7 +10,7 @@ from catalog.collection.query import compact
 
 
 @pytest.mark.parametrize("words, expected", [
-    ("memoire quarante quatre", "memoire 44"),
+    ("normandie quarante quatre", "normandie 44"),
     ("vingt et un", "21"),
     ("vingt deux", "22"),
     ("soixante dix", "70"),
@@ -51,5 +51,5 @@ def test_words_that_make_no_single_number_stay_words(words):
 
 
 def test_the_compact_form_of_a_name_and_of_a_query_meet():
-    assert compact("memoire quarante quatre".split()) == compact("memoire 44".split()) == "memoire44"
+    assert compact("normandie quarante quatre".split()) == compact("normandie 44".split()) == "normandie44"
     assert compact("les sept merveilles".split()) == "7merveilles"
