@@ -1,7 +1,15 @@
 // Shared by a player's tournament page and a tournament table's page: ask
-// where the player sits now, and go to their next table by itself.
+// where the player sits now, and go to their next table by itself: from their
+// tournament page, or from a table they sat at (their game there is over). A
+// player watching someone else's table stays there; the banner links to theirs.
 const POLL_MS = 2000;
 const GO_AFTER_MS = 2500;
+
+/** Whether the page is one the player leaves by themselves for their next table. */
+export function leavesFor(me, currentTable) {
+  if (!me.table || !me.table_url || me.done || String(me.table) === String(currentTable)) return false;
+  return !currentTable || (me.tables || []).map(String).includes(String(currentTable));
+}
 
 export function follow(meUrl, currentTable, onAnswer) {
   let going = false;
@@ -12,7 +20,7 @@ export function follow(meUrl, currentTable, onAnswer) {
       if (response.ok) {
         const me = await response.json();
         onAnswer(me);
-        if (me.table && me.table_url && String(me.table) !== String(currentTable) && !me.done) {
+        if (leavesFor(me, currentTable)) {
           going = true;
           setTimeout(() => window.location.assign(me.table_url), GO_AFTER_MS);
           return;
@@ -79,7 +87,14 @@ if (tag) {
   document.body.append(banner, box);
   follow(tag.dataset.tournamentFollow, tag.dataset.table, (me) => {
     if (me.table && String(me.table) !== tag.dataset.table && me.text) {
-      banner.textContent = me.text;
+      if (leavesFor(me, tag.dataset.table) || !me.table_url) {
+        banner.textContent = me.text;
+      } else {  // watching another table: the way to one's own, not a move
+        const link = document.createElement("a");
+        link.href = me.table_url;
+        link.textContent = me.text;
+        banner.replaceChildren(link);
+      }
       banner.hidden = false;
     }
     berserkButton(me, box);

@@ -29,6 +29,10 @@ def current_table(tournament: Tournament, who: Who) -> dict[str, Any]:
     if entrant.status == Entrant.Status.LEFT:
         return answer
     seats = PairingSeat.objects.filter(entrant=entrant, round__tournament=tournament).select_related("pairing")
+    # Every table the player has sat at in this tournament: a table page follows the
+    # player to the next one only from one of these (not while they watch another).
+    answer["tables"] = list(seats.filter(pairing__table__isnull=False).order_by("round__number", "pk")
+                            .values_list("pairing__table_id", flat=True))
     if tournament.format == Tournament.Format.ARENA:  # their latest game, whatever the wave
         mine = seats.order_by("-round__number").first()
     else:
