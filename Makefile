@@ -96,6 +96,7 @@ soak: venv-test
 bench: soak $(VENV)/.installed-bench
 	$(BIN)/python bench/engines.py
 	$(BIN)/python bench/limits.py
+	$(BIN)/python bench/worker_idle.py
 
 # msgids are English; fill the French msgstr, leave the English ones empty, then
 # `make compilemessages` and commit the .po and .mo files (tests/test_translations.py).

@@ -17,6 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games import bots, engines
 from tests.a11y import start_live_site, stop_live_site
+from tests.conftest import soak
 from tests.games.live_helpers import Guest
 from tests.servers import ARTIFACTS, _fresh_server_env
 
@@ -338,10 +339,13 @@ def test_resigning_with_the_keyboard_is_two_presses_on_one_button_and_the_end_is
 
 # Zoé's moves played through the HTTP API before she takes the keyboard: the game is then
 # near its end (a greedy player against the easy bot ends these in 11 to 55 moves of hers).
-PRELUDE = {"drumlin": 6, "quatre-en-ligne": 8, "eclaircissement": 14, "rampants-sauteurs": 16, "drekki": 20}
-# Moves typed in the box after the prelude; the rest of the game goes through the API again
-# (a whole game typed took 20-80 s of CI per game), and the end must still be said.
-TYPED_MOVES = 6
+# Under `make soak` there is no prelude and every move of hers is typed: the whole game
+# with the keyboard alone.
+PRELUDE = soak(dict.fromkeys(("drumlin", "quatre-en-ligne", "eclaircissement", "rampants-sauteurs", "drekki"), 0),
+               {"drumlin": 6, "quatre-en-ligne": 8, "eclaircissement": 14, "rampants-sauteurs": 16, "drekki": 20})
+# Moves typed in the box after the prelude; in CI the rest of the game goes through the API
+# again (a whole game typed took 20-80 s of CI per game), and the end must still be said.
+TYPED_MOVES = soak(1_000, 6)
 
 
 def snapshot(guest: Guest, table: int) -> dict[str, Any]:
@@ -377,7 +381,8 @@ def type_move(page: Any, move: str, typed: str | None = None) -> None:
 @pytest.mark.parametrize("game", ["drumlin", "quatre-en-ligne", "eclaircissement", "rampants-sauteurs", "drekki"])
 def test_a_game_finished_with_typed_moves_and_every_move_said(site, new_zoe, game):
     """Zoé plays against the easy bot; after a prelude she takes the keyboard for a few
-    moves, and the API plays her last ones: the move box
+    moves, and the API plays her last ones (under `make soak`, she types every move of
+    the game): the move box
     (labelled, with the legal moves as its completion list) takes each move, a wrong one
     is refused in words and changes nothing, Alt+P reads the position, and the polite
     region says every move of hers and of the bot, and the result."""

@@ -76,7 +76,7 @@ def test_run_once_still_runs_every_lane(registered):
     assert sorted(ran) == ["a", "b", "c"]
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the lane closes old connections between jobs
 def test_an_idle_play_lane_reads_little_and_a_due_bot_is_still_played(django_assert_max_num_queries, monkeypatch):
     """The play lane polls several times a second: a round with nothing due reads the
     failure records once and the earliest deadlines once per job (tournaments, throttled
