@@ -9,7 +9,8 @@ database (a new SQLite file; PostgreSQL: --postgres URL, default ludo_worker_ben
 dropped and created again) holding an evening's tables (40 running two-player tables
 whose clocks run out in minutes, 200 finished ones), it times rounds of the lane in
 CPU time (``time.process_time``) as it is now (``worker.run_once(lane="play")``) and as
-it was (bench/worker_idle_before.py), in alternated blocks, with a clock that moves 50 ms
+it was (bench/worker_idle_before.py: a connection opened per job on SQLite, as the
+worker did), in alternated blocks, with a clock that moves 50 ms
 a round (so the jobs that pace themselves, presence and tournaments, run as often as
 they would at that poll), and counts the queries of a round. Nothing is due in any
 round: the figures are the cost of looking.
@@ -87,9 +88,16 @@ def run_one(rounds: int, blocks: int) -> dict:
     def now_round() -> None:
         worker.run_once(lane=worker.PLAY)
 
+    def as_worker(label: str) -> None:
+        """The worker keeps its SQLite connection between jobs now (worker.keep_connections);
+        before, each job opened one."""
+        connection.close()
+        worker.keep_connections(label == "now")
+
     versions = {"now": now_round, "before": before.play_round}
     queries = {}
     for label, play in versions.items():
+        as_worker(label)
         play()  # warm: presence's and tournaments' first pass
         counted = []
         for _ in range(20):
@@ -103,6 +111,7 @@ def run_one(rounds: int, blocks: int) -> dict:
     for block in range(blocks):
         for label in labels if block % 2 == 0 else reversed(labels):
             play = versions[label]
+            as_worker(label)
             started = time.process_time()
             for _ in range(rounds):
                 clock.now += POLL

@@ -137,9 +137,23 @@ def _run_lane(lane: str, stop: threading.Event, names: list[str] | None) -> None
             wakeup.clear()
 
 
+def keep_connections(keep: bool = True) -> None:
+    """Let each lane keep its database connection from one round to the next where no
+    pool does (SQLite): opening one costs about a millisecond (Django registers its SQL
+    functions on each), and the play lane opened one per job several times a second.
+    A connection found unusable at the start of a job is still replaced (health checks)."""
+    from django.db import connections
+
+    for conf in connections.settings.values():
+        if conf["ENGINE"].endswith("sqlite3"):
+            conf["CONN_MAX_AGE"] = None if keep else 0
+            conf["CONN_HEALTH_CHECKS"] = keep
+
+
 def run_forever(stop: threading.Event | None = None, names: list[str] | None = None) -> None:
     global _forever
     _forever = True
+    keep_connections()
     stop = stop or threading.Event()
     lanes = sorted({e.lane for n, e in _jobs.items() if names is None or n in names})
     for lane in lanes:

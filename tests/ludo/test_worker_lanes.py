@@ -114,3 +114,20 @@ def test_the_tournaments_job_runs_at_most_every_half_second_in_the_worker(monkey
     monkeypatch.setattr(jobs, "_last_pass", float("-inf"))
     jobs.run_in_worker()
     assert runs == [1, 1]
+
+
+def test_the_worker_keeps_its_sqlite_connections_between_rounds():
+    """On SQLite (no pool) the lanes keep their connections from round to round, with
+    health checks; on PostgreSQL the pool already does, and nothing changes."""
+    from django.db import connections
+
+    conf = connections.settings["default"]
+    kept = conf["CONN_MAX_AGE"], conf["CONN_HEALTH_CHECKS"]
+    try:
+        worker.keep_connections()
+        sqlite = conf["ENGINE"].endswith("sqlite3")
+        assert (conf["CONN_MAX_AGE"], conf["CONN_HEALTH_CHECKS"]) == ((None, True) if sqlite else kept)
+        worker.keep_connections(False)
+        assert (conf["CONN_MAX_AGE"], conf["CONN_HEALTH_CHECKS"]) == ((0, False) if sqlite else kept)
+    finally:
+        conf["CONN_MAX_AGE"], conf["CONN_HEALTH_CHECKS"] = kept
