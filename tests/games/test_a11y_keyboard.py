@@ -17,7 +17,6 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games import bots, engines
 from tests.a11y import start_live_site, stop_live_site
-from tests.conftest import soak
 from tests.games.live_helpers import Guest
 from tests.servers import ARTIFACTS, _fresh_server_env
 
@@ -335,18 +334,7 @@ def test_resigning_with_the_keyboard_is_two_presses_on_one_button_and_the_end_is
     page.close()
 
 
-# -- a whole game to its end, the last moves typed in the move box (static/js/table/typed.js) ----
-
-# Zoé's moves played through the HTTP API before she takes the keyboard: the game is then
-# near its end (a greedy player against the easy bot ends these in 11 to 55 moves of hers).
-# Under `make soak` there is no prelude and every move of hers is typed: the whole game
-# with the keyboard alone.
-PRELUDE = soak(dict.fromkeys(("drumlin", "quatre-en-ligne", "eclaircissement", "rampants-sauteurs", "drekki"), 0),
-               {"drumlin": 6, "quatre-en-ligne": 8, "eclaircissement": 14, "rampants-sauteurs": 16, "drekki": 20})
-# Moves typed in the box after the prelude; in CI the rest of the game goes through the API
-# again (a whole game typed took 20-80 s of CI per game), and the end must still be said.
-TYPED_MOVES = soak(1_000, 6)
-
+# -- a whole game to its end, every move typed in the move box (static/js/table/typed.js) --------
 
 def snapshot(guest: Guest, table: int) -> dict[str, Any]:
     status, snap = guest.api("GET", f"/api/tables/{table}/")
@@ -379,10 +367,9 @@ def type_move(page: Any, move: str, typed: str | None = None) -> None:
 
 
 @pytest.mark.parametrize("game", ["drumlin", "quatre-en-ligne", "eclaircissement", "rampants-sauteurs", "drekki"])
-def test_a_game_finished_with_typed_moves_and_every_move_said(site, new_zoe, game):
-    """Zoé plays against the easy bot; after a prelude she takes the keyboard for a few
-    moves, and the API plays her last ones (under `make soak`, she types every move of
-    the game): the move box
+def test_a_whole_game_typed_with_the_keyboard_alone_and_every_move_said(site, new_zoe, game):
+    """Zoé plays a whole game against the easy bot with the keyboard alone, every move
+    typed (a greedy player chooses them; the game ends in 11 to 55 moves of hers): the move box
     (labelled, with the legal moves as its completion list) takes each move, a wrong one
     is refused in words and changes nothing, Alt+P reads the position, and the polite
     region says every move of hers and of the bot, and the result."""
@@ -399,7 +386,7 @@ def test_a_game_finished_with_typed_moves_and_every_move_said(site, new_zoe, gam
       new MutationObserver(() => { if (node.textContent) window.announced.push(node.textContent); })
         .observe(node, {childList: true, characterData: true, subtree: true});
     }""")
-    mine = typed = 0
+    typed = 0
     bot_turns_heard = 0  # the bot's turns while Zoé typed (the region says each)
     checked_refusal = False
     heard: list[str] = []  # what the polite region said while Zoé played by keyboard
@@ -411,21 +398,13 @@ def test_a_game_finished_with_typed_moves_and_every_move_said(site, new_zoe, gam
         snap = snapshot(guest, table)
         if snap["status"] != "running":
             break
-        assert mine <= 300, f"{game}: no end after {mine} moves of Zoé"
+        assert typed <= 300, f"{game}: no end after {typed} moves of Zoé"
         if 0 not in snap["to_act"]:
-            bot_turns_heard += 1 if 0 < typed <= TYPED_MOVES else 0
+            bot_turns_heard += 1 if typed else 0
             wait_turn_or_end(page, snap["v"])
             continue
         move = chooser.choose(snap["view"], 0)
         assert move in snap["legal"], (move, snap["legal"])
-        if mine < PRELUDE[game] or typed >= TYPED_MOVES:
-            status, answer = guest.api("POST", f"/api/tables/{table}/move/", {"move": move, "v": snap["v"]})
-            if status == 409 and answer["code"] == "stale_version":
-                continue  # a bot spoke at the same version (Drekki's live auction): look again
-            assert status == 200, answer
-            mine += 1
-            wait_turn_or_end(page, snap["v"])
-            continue
         page.wait_for_function("(v) => Number(document.querySelector('[data-table-page]').dataset.v) >= v", arg=snap["v"])
         if version(page) != snap["v"]:
             continue  # the table moved on meanwhile (Drekki's live auction): look again
@@ -440,7 +419,7 @@ def test_a_game_finished_with_typed_moves_and_every_move_said(site, new_zoe, gam
             raise AssertionError(f"{move!r} not offered at v{snap['v']}: " + str(page.evaluate(
                 "() => [[...document.querySelectorAll('[data-typed-list] option')].map((o) => o.value),"
                 " document.querySelector('[data-status]').textContent, document.querySelector('[data-typed-form]').hidden]")))
-        if not checked_refusal:
+        if not checked_refusal and typed == 2:  # (a few pieces on the board by then)
             # A move that is no move: refused in words, in the box and the live line; nothing sent.
             hers = page.locator("[data-moves] li[data-seat='0']").count()
             type_move(page, "", typed="zz9")
@@ -465,7 +444,6 @@ def test_a_game_finished_with_typed_moves_and_every_move_said(site, new_zoe, gam
         said = said_count(page)
         # Lower case and no notation quirks needed: the box matches case and spaces aside.
         type_move(page, move, typed=move if typed % 2 else move.lower() if move.lower() != move else move)
-        mine += 1
         typed += 1
         if game != "drekki":  # (Drekki's live auction may take the version first: the page plays it again)
             wait_said_more(page, said)  # her move, said
@@ -473,10 +451,10 @@ def test_a_game_finished_with_typed_moves_and_every_move_said(site, new_zoe, gam
         wait_turn_or_end(page, snap["v"])
     page.wait_for_selector("[data-outcome]:not([hidden])")
     heard.extend(new_lines(page, said))
-    if bot_turns_heard:  # (a game may also end on Zoé's first typed move)
+    if bot_turns_heard:
         assert any("robot" in line for line in heard), heard
     assert any(line.startswith("Zoé") for line in heard), heard
-    assert typed >= 1, f"{game}: the game ended before the keyboard took over ({mine} moves, {snap['status']}, {snap['outcome']})"
+    assert checked_refusal, f"{game}: the game ended after {typed} moves of Zoé ({snap['status']}, {snap['outcome']})"
     page.wait_for_selector("[data-outcome]:not([hidden])")
     title = page.locator("[data-outcome-title]").inner_text()
     page.wait_for_function(
