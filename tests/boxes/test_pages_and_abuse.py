@@ -65,6 +65,16 @@ def test_the_count_page_for_a_host_and_nobody_else(client, alice, bob, box):
     assert Count.objects.get().complete
 
 
+def test_the_menu_leads_a_host_to_the_boxes_and_nobody_else(client, alice, bob):
+    link = f'href="{reverse("boxes:to_count")}"'
+    assert link not in client.get("/").content.decode()
+    login(client, "bob")
+    assert link not in client.get("/").content.decode()
+    login(client, "alice")
+    home = client.get("/").content.decode()
+    assert link in home and ">Boîtes</a>" in home
+
+
 def test_a_stale_count_page_is_told_and_writes_nothing(client, alice, hugo, box):
     login(client, "hugo")
     counting.record_count(box, alice, 0, None)  # alice saved first

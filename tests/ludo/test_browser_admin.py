@@ -20,6 +20,12 @@ def test_a_host_logs_in_and_reaches_the_admin_without_console_errors(server_env,
     page.get_by_label("Mot de passe").fill(HOST_PASSWORD)
     page.get_by_role("button", name="Connexion").click()
     page.wait_for_url(daphne_server.url("/"))
+    # The hosts' menu: the boxes to count beside the admin, the header still one row.
+    boxes = page.get_by_role("link", name="Boîtes", exact=True)
+    assert boxes.is_visible() and boxes.get_attribute("href") == "/boites/"
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] < 90, header
+    browser_page.screenshot("home-host")
     page.get_by_role("link", name="Administration").click()
     page.wait_for_url(daphne_server.url("/admin/"))
     assert page.locator("#site-name").is_visible()
