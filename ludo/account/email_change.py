@@ -8,7 +8,12 @@ and only following it (logged in as the same account) changes the address.
 The old address is told once the change is made. The link carries the
 account, the new address and the address it replaces,
 so it stops working once the address changed in any other way, and it
-expires after EMAIL_CHANGE_MAX_AGE. No row is stored.
+expires after EMAIL_CHANGE_MAX_AGE. No row is stored but the emails'.
+
+Both emails go through the outbox (games.bookings.outbox, built by
+ludo.account.mail when the worker sends them): the request never waits for the
+mail server (nor tells by its time whether a link was sent), and a mail server
+that fails has the email tried again instead of losing it.
 """
 
 from __future__ import annotations
@@ -20,10 +25,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.core.mail import EmailMessage
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import get_language
 
 from ludo.account.credentials import email_changed
 from ludo.accounts import address_confirmed_elsewhere, remember_address
@@ -77,13 +82,20 @@ def read_token(token: str) -> Request:
 
 
 def send_confirmation(user: Any, new_email: str) -> None:
-    """Mail the link to the new address (in the current language)."""
+    """Queue the link to the new address (in the current language)."""
+    from ludo.account import mail
+
+    with transaction.atomic():
+        mail.queue_email_change(user, new_email, old_email=user.email, language=get_language())
+
+
+def confirmation_message(user: Any, new_email: str) -> tuple[str, str]:
+    """The subject and body of the link's email (the account's address now is the old one)."""
     link = settings.SITE_URL + reverse("account:email_confirm", args=[make_token(user, new_email)])
     context = {"user": user, "new_email": new_email, "link": link,
                "days": EMAIL_CHANGE_MAX_AGE.days, "site_url": settings.SITE_URL}
     subject = render_to_string("account/email/email_change_subject.txt", context).strip()
-    body = render_to_string("account/email/email_change.txt", context)
-    EmailMessage(subject, body, to=[new_email]).send()
+    return subject, render_to_string("account/email/email_change.txt", context)
 
 
 @transaction.atomic
@@ -106,15 +118,17 @@ def confirm(token: str, user: Any, keep_session: str = "") -> str:
     user.email = found.new
     remember_address(row, found.new)
     email_changed(row, keep_session=keep_session)
-    if found.old:
-        transaction.on_commit(lambda: send_notice(row, found.old, found.new))
+    if found.old:  # (in the change's transaction: told if and only if it is made)
+        from ludo.account import mail
+
+        mail.queue_change_notice(row, found.old, found.new, language=get_language())
     return found.new
 
 
-def send_notice(user: Any, old_email: str, new_email: str) -> None:
-    """Tell the old address that it no longer belongs to the account (in case it was not its owner)."""
+def notice_message(user: Any, new_email: str) -> tuple[str, str]:
+    """Telling the old address that it no longer belongs to the account (in case it
+    was not its owner): the subject and body."""
     context = {"user": user, "new_email": new_email, "site_url": settings.SITE_URL,
                "reset": settings.SITE_URL + reverse("account:password_reset")}
     subject = render_to_string("account/email/email_changed_subject.txt", context).strip()
-    body = render_to_string("account/email/email_changed.txt", context)
-    EmailMessage(subject, body, to=[old_email]).send()
+    return subject, render_to_string("account/email/email_changed.txt", context)
