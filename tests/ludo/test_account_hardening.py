@@ -128,6 +128,7 @@ def test_a_deleted_accounts_open_socket_cannot_chat_sit_or_write_its_name_back(b
 
 # -- 10. a borrowed session cannot take the account over ------------------------------------------
 
+@committed  # (the worker's round closes old connections)
 def test_the_email_change_needs_the_current_password(bob):
     thief = logged_in(bob)  # a session left open on a shared computer
     for password in ("", "guess"):
@@ -190,6 +191,7 @@ def test_revoking_a_token_tells_its_sockets(bob, signals):
 
 # -- 11. the email form tells nothing about other accounts ---------------------------------------
 
+@committed  # (the worker's round closes old connections)
 def test_the_email_change_answers_the_same_for_a_taken_and_a_free_address(bob, carol):
     client = logged_in(bob)
     answers = []
