@@ -90,6 +90,16 @@ def api(probe: Any, site: LiveSite, path: str, body: dict) -> dict:
     return response.json()
 
 
+def fits_on_tablets(page, slug: str, kind: str) -> None:
+    """The board on the first screen of an upright and a landscape tablet."""
+    for size, viewport in (("tablet-upright", TABLET_UPRIGHT), ("tablet-landscape", TABLET_LANDSCAPE)):
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(300)
+        assert_fits(page, board_of(slug), f"{slug} {kind}, {size}")
+        shoot(page, f"{kind}-{slug}-{size}")
+    page.set_viewport_size(PHONE)
+
+
 @pytest.mark.parametrize("slug", GAMES)
 def test_a_live_table_and_its_replay_fit_phones_and_tablets(chromium, shared_live_site, slug):
     site = shared_live_site
@@ -129,7 +139,8 @@ def test_a_live_table_and_its_replay_fit_phones_and_tablets(chromium, shared_liv
     page.locator("[aria-controls='table-links']").click()
     expect(links.get_by_role("link", name="Toutes les tables")).to_be_visible()
 
-    # The replay, at its start and at its end: the board stays on the first screen.
+    # The replay, at its start and at its end: the board stays on the first screen, on the
+    # phone and on both tablets.
     api(zoe, site, f"/api/tables/{table}/resign/", {})
     page.goto(site.url(f"/jouer/table/{table}/revoir/"))
     page.locator(board_of(slug)).wait_for()
@@ -141,12 +152,13 @@ def test_a_live_table_and_its_replay_fit_phones_and_tablets(chromium, shared_liv
         page.wait_for_timeout(300)
         assert_fits(page, board_of(slug), f"{slug} replay end, phone")
     shoot(page, f"replay-{slug}-phone")
+    fits_on_tablets(page, slug, "replay")
     zoe.assert_no_console_errors()
     close(site, zoe)
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_a_lesson_fits_a_phone(chromium, shared_live_site, slug):
+def test_a_lesson_fits_a_phone_and_tablets(chromium, shared_live_site, slug):
     probe = new_page(chromium, shared_live_site, f"fit-lesson-{slug}", viewport=PHONE)
     page = probe.page
     page.goto(shared_live_site.url(f"/jouer/apprendre/{slug}/"))
@@ -154,6 +166,7 @@ def test_a_lesson_fits_a_phone(chromium, shared_live_site, slug):
     page.wait_for_timeout(300)
     assert_fits(page, board_of(slug), f"{slug} lesson, phone")
     shoot(page, f"lesson-{slug}-phone")
+    fits_on_tablets(page, slug, "lesson")
     probe.assert_no_console_errors()
     close(shared_live_site, probe)
 
