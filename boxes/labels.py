@@ -17,11 +17,11 @@ this house's boxes seen.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from catalog.shelves import qr
 from catalog.shelves.models import Copy
@@ -31,13 +31,41 @@ _NUMBER = re.compile(r"^(?:n°|no\.?|#)?\s*([0-9]{1,9})$", re.IGNORECASE)
 _BOX = re.compile(r"[?&]exemplaire=([0-9]{1,9})$")
 
 
+# Why a text names no box, by code: the code and its values are stored (an unknown
+# label of a shelf check), and said in the language of whoever reads them.
+REASONS = {
+    "empty": _("Nothing was read."),
+    "foreign": _("Not a label of this house."),
+    "no_number": _("No box number %(n)s in the catalogue."),
+    "no_box": _("A label of box %(n)s, which the catalogue does not have."),
+    "mismatch": _("This label does not match box %(n)s (%(game)s, shelf %(shelf)s)."),
+}
+
+
+def explain(why: str, args: dict | None = None) -> str:
+    """The reason ``why`` (a code of REASONS) in the current language, with its values."""
+    template = REASONS.get(why)
+    if template is None:
+        return ""
+    try:
+        return str(template) % (args or {}) if args else str(template)
+    except (KeyError, TypeError, ValueError):  # values that no longer fit the sentence
+        return str(template).split("%")[0].rstrip(" (")
+
+
 @dataclass(frozen=True)
 class Reading:
-    """A label read: the copy it names, or ``copy`` None and the reason."""
+    """A label read: the copy it names, or ``copy`` None and why not (a code of
+    REASONS and its values)."""
 
     text: str
     copy: Copy | None = None
-    reason: str = ""
+    why: str = ""
+    args: dict = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        return explain(self.why, self.args)
 
 
 def _origin(address: str) -> tuple[str, str]:
@@ -53,24 +81,23 @@ def read(text: str, typed: bool = True) -> Reading:
     """The copy ``text`` names (a label's QR code, or a box number ``typed`` by hand), else why not."""
     text = (text or "").strip()
     if not text:
-        return Reading(text, reason=_("Nothing was read."))
+        return Reading(text, why="empty")
     if len(text) > LONGEST or not text.isprintable():  # kept readable, and storable (no NUL byte)
         shown = "".join(ch if ch.isprintable() else "\ufffd" for ch in text[:LONGEST])
-        return Reading(shown, reason=_("Not a label of this house."))
+        return Reading(shown, why="foreign")
     number = _NUMBER.match(text) if typed else None
     if number:
         copy = _copy(int(number.group(1)))
         if copy is None:
-            return Reading(text, reason=_("No box number %(n)s in the catalogue.") % {"n": number.group(1)})
+            return Reading(text, why="no_number", args={"n": number.group(1)})
         return Reading(text, copy)
     box = _BOX.search(text)
     if box is None or _origin(text) != _origin(settings.SITE_URL):
-        return Reading(text, reason=_("Not a label of this house."))
+        return Reading(text, why="foreign")
     copy = _copy(int(box.group(1)))
     if copy is None:
-        return Reading(text, reason=_("A label of box %(n)s, which the catalogue does not have.") % {
-            "n": box.group(1)})
+        return Reading(text, why="no_box", args={"n": box.group(1)})
     if text not in {qr.rules_address(copy.game, language, copy) for language, _name in settings.LANGUAGES}:
-        return Reading(text, reason=_("This label does not match box %(n)s (%(game)s, shelf %(shelf)s).") % {
-            "n": copy.pk, "game": copy.game.display_title, "shelf": copy.shelf})
+        return Reading(text, why="mismatch",
+                       args={"n": copy.pk, "game": copy.game.display_title, "shelf": copy.shelf})
     return Reading(text, copy)

@@ -292,7 +292,11 @@ class UnknownLabel(models.Model):
 
     walk = models.ForeignKey(ShelfCheck, on_delete=models.CASCADE, related_name="unknown_labels")
     text = models.CharField(_("what was read"), max_length=300)
-    reason = models.CharField(_("why it is unknown"), max_length=200)
+    # Why, as a code of boxes.labels.REASONS and its values (said in the reader's
+    # language); ``reason`` holds the words of rows kept before the codes.
+    why = models.CharField(_("why it is unknown"), max_length=20, blank=True)
+    why_args = models.JSONField(default=dict, blank=True)
+    reason = models.CharField(_("why it is unknown (words)"), max_length=200, blank=True)
     shelf = models.CharField(_("seen on shelf"), max_length=8)
     scanned_at = models.DateTimeField(default=timezone.now)
     scanned_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
@@ -300,6 +304,12 @@ class UnknownLabel(models.Model):
     class Meta:
         ordering = ["shelf", "id"]
         constraints = [models.UniqueConstraint(fields=["walk", "text"], name="boxes_unknown_once_per_check")]
+
+    @property
+    def shown_reason(self) -> str:
+        from boxes.labels import explain
+
+        return explain(self.why, self.why_args) if self.why else self.reason
 
 
 class ShelfCorrection(models.Model):

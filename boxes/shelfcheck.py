@@ -200,7 +200,8 @@ def _sighting(check: ShelfCheck, copy: Copy, shelf: str, user, now: datetime) ->
 
 def _keep_unknown(check: ShelfCheck, reading: labels.Reading, shelf: str, user, now: datetime) -> None:
     text = reading.text[:300]
-    fields = {"reason": reading.reason[:200], "shelf": shelf, "scanned_at": now, "scanned_by": user}
+    fields = {"why": reading.why, "why_args": reading.args, "reason": "", "shelf": shelf, "scanned_at": now,
+              "scanned_by": user}
     if UnknownLabel.objects.filter(walk=check, text=text).update(**fields):
         return
     try:

@@ -155,6 +155,28 @@ def test_unknown_labels_are_kept_once_each_with_their_reason(alice, box):
     assert not ShelfScan.objects.exists()
 
 
+def test_an_unknown_labels_reason_is_said_in_the_language_of_whoever_reads_the_report(alice, box):
+    """Kept as a code and its values, not in the words of the host who scanned: a check
+    scanned on an English phone reads in French on a French host's report."""
+    from django.utils import translation
+
+    check = shelfcheck.start(alice, "")
+    with translation.override("en"):
+        shelfcheck.scan(check.pk, alice, "https://evil.example/catalogue/jeu/x/regles/?exemplaire=1", "D5")
+        shelfcheck.scan(check.pk, alice, "99999", "D5")
+    foreign, missing = UnknownLabel.objects.order_by("id")
+    assert (foreign.why, missing.why, missing.why_args) == ("foreign", "no_number", {"n": "99999"})
+    with translation.override("fr"):
+        assert foreign.shown_reason == "Ce n’est pas une étiquette de la maison."
+        assert "99999" in missing.shown_reason and "catalogue" in missing.shown_reason
+    with translation.override("en"):
+        assert foreign.shown_reason == "Not a label of this house."
+    # A row kept before the codes shows its words as they were.
+    UnknownLabel.objects.filter(pk=foreign.pk).update(why="", why_args={}, reason="Pas une étiquette.")
+    foreign.refresh_from_db()
+    assert foreign.shown_reason == "Pas une étiquette."
+
+
 # -- corrections --------------------------------------------------------------------------------
 
 @pytest.fixture
