@@ -256,3 +256,25 @@ def test_it_has_every_ui_string_of_the_code_in_the_catalogue(tmp_path):
             elif "fuzzy" in entry.flags and entry.msgid:
                 problems.append(f"{domain}: {entry.msgid[:70]!r} would become fuzzy")
     assert not problems, "UI strings missing from locale/ (run `make messages` and translate them):\n" + "\n".join(problems)
+
+
+# The names xgettext looks for in Python (Django's makemessages keywords): a translation
+# function imported under another name hides its strings from `make messages`, which then
+# drops their French entries from the catalogue (--no-obsolete) without a word.
+KNOWN_NAMES = {"_", "gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy", "pgettext",
+               "pgettext_lazy", "npgettext", "npgettext_lazy"}
+TRANSLATING = {"gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy", "pgettext",
+               "pgettext_lazy", "npgettext", "npgettext_lazy"}
+
+
+def test_translation_functions_are_imported_under_names_makemessages_reads():
+    hidden = []
+    for path in ROOT.glob("*/**/*.py"):
+        if path.relative_to(ROOT).parts[0] in {".venv", "tests", "bench", "node_modules", "artifacts", "var"}:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "django.utils.translation":
+                hidden += [f"{path.relative_to(ROOT)}: {a.name} as {a.asname}" for a in node.names
+                           if a.name in TRANSLATING and a.asname and a.asname not in KNOWN_NAMES]
+    assert not hidden, "strings behind these names never reach the catalogue:\n" + "\n".join(hidden)
