@@ -425,6 +425,7 @@ def test_a_backup_folder_inside_the_media_folder_is_refused(media_root):
     assert not (media_root / "backups").exists()
 
 
+@pytest.mark.one_stack  # SQLite files of its own, whatever the suite's stack
 def test_an_archive_of_an_older_release_is_restored_then_migrated_forward(tmp_path, _migrated_sqlite_template):
     """A site one migration behind (as an archive from the release before would be):
     restored as archived, then brought to this code's migrations."""
