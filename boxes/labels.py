@@ -47,10 +47,7 @@ def explain(why: str, args: dict | None = None) -> str:
     template = REASONS.get(why)
     if template is None:
         return ""
-    try:
-        return str(template) % (args or {}) if args else str(template)
-    except (KeyError, TypeError, ValueError):  # values that no longer fit the sentence
-        return str(template).split("%")[0].rstrip(" (")
+    return str(template) % args if args else str(template)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ from datetime import datetime, timedelta
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.db.models import Min
 from django.utils import timezone
 
 from games import engines, services
@@ -64,17 +63,12 @@ def _until_next(earliest: dict[str, datetime | None] | None = None) -> float:
 
 
 def _earliest() -> dict[str, datetime | None]:
-    """The earliest deadline of each kind (column) the play lane must serve: one
-    query while no guard holds a table back. A table a guard holds back (set
-    aside, or waiting before its next try) would make the lane spin on that
-    guard's deadline, long past: each deadline leaves out the tables its own
-    guard holds, and only those (a table whose clock step failed still gets its
-    bot moves on time)."""
-    held = {column: guard.held(Table) for guard, column in GUARDED}
-    running = Table.objects.filter(status=Table.Status.RUNNING)
-    if not any(held.values()):
-        return running.aggregate(**{column: Min(column) for column in held})
-    return {column: running.exclude(pk__in=rows).aggregate(due=Min(column))["due"] for column, rows in held.items()}
+    """The earliest deadline of each kind (column) the play lane must serve. A table
+    a guard holds back (set aside, or waiting before its next try) would make the
+    lane spin on that guard's deadline, long past: each deadline leaves out the
+    tables its own guard holds, and only those (a table whose clock step failed
+    still gets its bot moves on time)."""
+    return services.earliest_deadlines({column: guard.held(Table) for guard, column in GUARDED})
 
 
 def _idle(earliest: dict[str, datetime | None], guard: Bulkhead, column: str, now: datetime) -> bool:

@@ -41,6 +41,7 @@ from games.services.endings import abort, draw, kick_absent, rematch, resign
 from games.services.leases import (
     BotTurn,
     claim_bot_turn,
+    earliest_deadlines,
     legal_moves_for_bot,
     next_deadline,
     release_bot_turn,
@@ -93,7 +94,8 @@ __all__ = [
     "broadcast_loop", "cached_snapshot", "chat_backlog", "chat_group", "claim_bot_turn", "clean_chat",
     "close_move_connections", "connect", "create_table", "current_version", "disconnect", "draw", "export",
     "fire_countdown", "forget_table", "join_table", "kick_absent", "leave_table", "legal_moves_for_bot",
-    "lobby_entry", "lobby_entry_unchecked", "lobby_stamp", "lobby_tables", "next_deadline", "open_table",
+    "earliest_deadlines", "lobby_entry", "lobby_entry_unchecked", "lobby_stamp", "lobby_tables", "next_deadline",
+    "open_table",
     "parse_clock", "play_move", "play_move_async", "post_chat", "presence", "prune_connections", "quick_game",
     "release_bot_turn", "rematch", "remove_bot", "rename_account", "replace_absent", "replace_absent_at",
     "replay", "resign", "rules_for", "seat_now", "seat_public", "snapshot", "staff_end", "staff_hide_chat",

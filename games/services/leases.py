@@ -78,14 +78,22 @@ def release_bot_turn(table_id: Any) -> None:
     Table.objects.filter(pk=table_id, status=Table.Status.RUNNING).update(bot_due=timezone.now())
 
 
+DEADLINES = ("bot_due", "clock_deadline", "countdown_deadline")  # what the worker serves, by column
+
+
+def earliest_deadlines(held: dict[str, Collection[Any]] | None = None) -> dict[str, datetime | None]:
+    """The earliest bot move, clock and countdown of the running tables, by column
+    (one query); ``held`` leaves out, per column, the tables the worker's bulkheads
+    hold back for that kind of step (then one query per column)."""
+    running = Table.objects.filter(status=Table.Status.RUNNING)
+    if not held or not any(held.values()):
+        return running.aggregate(**{column: Min(column) for column in DEADLINES})
+    return {column: running.exclude(pk__in=held.get(column, ())).aggregate(due=Min(column))["due"]
+            for column in DEADLINES}
+
+
 def next_deadline(exclude: Collection[Any] = ()) -> datetime | None:
     """The earliest moment any table needs the worker (bots, clocks, countdowns),
-    leaving out the tables in ``exclude`` (those the worker's bulkheads hold back)."""
-    running = Table.objects.filter(status=Table.Status.RUNNING)
-    if exclude:
-        running = running.exclude(pk__in=exclude)
-    found = running.aggregate(
-        bot=Min("bot_due"), clock=Min("clock_deadline"), countdown=Min("countdown_deadline")
-    )
-    moments = [m for m in found.values() if m is not None]
+    leaving out the tables in ``exclude``."""
+    moments = [m for m in earliest_deadlines(dict.fromkeys(DEADLINES, exclude)).values() if m is not None]
     return min(moments) if moments else None
