@@ -4,8 +4,8 @@ The board is 8 files (a-h) by 10 ranks (1-10). Square ``sq`` is
 ``rank_index * 8 + file_index``, so a1 is 0, h1 is 7 and h10 is 79.
 
 A square holds a *stack*: any mix of pieces of both herds. Every stack that can
-occur is enumerated once at import and given a small integer id; a board is a
-tuple of 80 ids. Everything the rules ask about a stack (its value, who has
+occur is enumerated once at import and given a small integer id; a board is
+80 bytes, one id per square (immutable, hashed once, and read by ``bytes.translate``). Everything the rules ask about a stack (its value, who has
 pieces there, how many elephants, whether a dragon may fly over it) and every
 change a move makes to it (a piece arrives, leaves, an egg hatches into a
 dragon) is a list lookup by id. That keeps move generation and ``play`` cheap.
@@ -246,7 +246,8 @@ CAPTURE = tuple(tuple(_capture(s, i) for i in range(NUM_STACKS)) for s in (VIOLE
 MAKE_EGG = tuple(tuple(_make_egg(s, i) for i in range(NUM_STACKS)) for s in (VIOLET, PINK))
 STRIP = tuple(tuple(_strip(s, i) for i in range(NUM_STACKS)) for s in (VIOLET, PINK))
 
-Board = tuple[int, ...]
+# A board: 80 stack ids, one byte each, square by square (see the module docstring).
+Board = bytes
 
 
 def stack_pieces(stack: int) -> list[tuple[int, int]]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from . import board as B
-from .board import ARRIVE, CAPTURE, DRAGONS, EGG_OWNER, ELEPHANTS, EMPTY, LONE, POINTS, VALUE
+from .board import ARRIVE, Board, CAPTURE, DRAGONS, EGG_OWNER, ELEPHANTS, EMPTY, LONE, POINTS, VALUE
 from .state import CHAIN, PLACE, State
 
 ELEPHANT_WEIGHT = 0.4
@@ -54,7 +54,7 @@ def _progress(seat: int, sq: int) -> float:
     return rank / 9 if seat == B.VIOLET else (9 - rank) / 9
 
 
-def _reachers(board: tuple[int, ...], sq: int) -> tuple[bool, bool]:
+def _reachers(board: Board, sq: int) -> tuple[bool, bool]:
     """Which seats have an elephant that can end on ``sq`` (the lone Drumlin) in one move."""
     found = [False, False]
     for ray in B.RAYS[sq]:
@@ -68,7 +68,7 @@ def _reachers(board: tuple[int, ...], sq: int) -> tuple[bool, bool]:
     return found[0], found[1]
 
 
-def _arrivals(board: tuple[int, ...], sq: int, seat: int) -> tuple[bool, bool]:
+def _arrivals(board: Board, sq: int, seat: int) -> tuple[bool, bool]:
     """Whether an elephant, and whether a dragon, of ``seat`` can move onto ``sq``.
 
     The rule of 4 at ``sq`` is the caller's business: this only follows the rays
@@ -146,7 +146,7 @@ def _seat_score(state: State, seat: int, drumlin: int) -> float:
     return score
 
 
-def _can_chain(board: tuple[int, ...], seat: int, clou: bool) -> bool:
+def _can_chain(board: Board, seat: int, clou: bool) -> bool:
     """An own elephant on the attacked row that a free departure may reach: a one-turn win."""
     row = B.target_row(seat) * B.NUM_FILES
     limit = 1 if clou else 3

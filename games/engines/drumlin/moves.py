@@ -2,8 +2,7 @@
 
 Elephants and dragons slide like rooks: each ray is walked from the nearest square,
 with what a slide may do on each stack (pass over it, end on it) read from tables.
-A board is a tuple of stack ids below 256, so ``bytes(board)`` is the board as 80
-bytes and ``bytes.translate`` with a 256-byte table marks, in C, the squares of a
+A board is 80 bytes, one stack id per square, so ``bytes.translate`` with a 256-byte table marks, in C, the squares of a
 kind (the mover's, the empty ones). ``itertools.compress`` picks, with such a
 mask, the mover's squares out of ``range(80)``, and the free departures and the
 placements out of a row of texts.
@@ -118,7 +117,7 @@ def turn_moves(board: Board, seat: int, clou: bool, fives: tuple[int, ...]) -> l
     egg = -1
     elephant_rays, elephant_lands = _ELEPHANT_RAYS, _ELEPHANT_LANDS
     dragon_rays, dragon_lands, dragon_passes = _DRAGON_RAYS, _DRAGON_LANDS, _DRAGON_PASSES
-    raw = bytes(board)
+    raw = board
     for sq in compress(_SQUARES, raw.translate(_MINE[seat])):
         # _piece_moves, inlined: this loop is most of the time of a random playout.
         stack = board[sq]
@@ -168,7 +167,7 @@ def turn_moves(board: Board, seat: int, clou: bool, fives: tuple[int, ...]) -> l
 
 def place_moves(board: Board) -> list[str]:
     """Placing the Drumlin: every empty square."""
-    return list(compress(N.PLACE_TEXT, bytes(board).translate(_IS_EMPTY)))
+    return list(compress(N.PLACE_TEXT, board.translate(_IS_EMPTY)))
 
 
 def chain_moves(board: Board, seat: int) -> list[str]:

@@ -173,7 +173,7 @@ def parse_board(text: str) -> Board:
     board: list[int] = []
     for r in range(NUM_RANKS):
         board.extend(_read_rank(ranks[NUM_RANKS - 1 - r], r + 1))
-    return tuple(board)
+    return bytes(board)
 
 
 def side_letter(seat: int) -> str:

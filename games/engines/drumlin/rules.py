@@ -153,7 +153,7 @@ def _end_turn(
     return child
 
 
-def _without(fives: tuple[int, ...], sq: int, board: list[int]) -> tuple[int, ...]:
+def _without(fives: tuple[int, ...], sq: int, board: bytearray) -> tuple[int, ...]:
     if sq in fives and VALUE[board[sq]] < OVERFULL:
         return tuple(f for f in fives if f != sq)
     return fives
@@ -164,7 +164,7 @@ def _apply(state: State, action: tuple[int, ...], move: str) -> State:
     seat = state.side
     if kind == N.MOVE:
         return _apply_piece_move(state, action[1], action[2], action[3], move)
-    board = list(state.board)
+    board = bytearray(state.board)
     herd = list(state.herd)
     if kind == N.SWAP:
         a, d = action[1], action[2]
@@ -174,36 +174,36 @@ def _apply(state: State, action: tuple[int, ...], move: str) -> State:
         stack = arrive_e[arrive_e[leave_d[board[d]]]]
         captured = CAPTURE[seat][stack]
         board[d] = captured if captured >= 0 else stack
-        return _end_turn(state, tuple(board), state.fives, state.herd, False, move)
+        return _end_turn(state, bytes(board), state.fives, state.herd, False, move)
     if kind == N.DEPART:
         return _apply_departure(state, board, herd, action[1], action[2], move)
     if kind == N.PLACE_AT:
         board[action[1]] = LONE
-        return _end_turn(state, tuple(board), state.fives, state.herd, True, move)
+        return _end_turn(state, bytes(board), state.fives, state.herd, True, move)
     if kind == N.REMOVE:
         sq = action[1]
         herd[seat] -= HERD[seat][board[sq]]
         board[sq] = STRIP[seat][board[sq]]
         fives = tuple(f for f in state.fives if f != sq)
-        return _end_turn(state, tuple(board), fives, (herd[0], herd[1]), True, move)
+        return _end_turn(state, bytes(board), fives, (herd[0], herd[1]), True, move)
     # STOP: the chained departure ends here and the new egg stays.
     return _end_turn(state, state.board, state.fives, state.herd, True, move)
 
 
 def _apply_piece_move(state: State, kind: int, frm: int, to: int, move: str) -> State:
     seat = state.side
-    board = list(state.board)
+    board = bytearray(state.board)
     board[frm] = LEAVE[seat][kind][board[frm]]
     dest = board[to]
     stack = ARRIVE[seat][kind][dest]
     fives = _without(state.fives, frm, board) if state.fives else state.fives
     if dest == LONE:  # the elephant picks up the lone Drumlin
         board[to] = stack
-        return _end_turn(state, tuple(board), fives, state.herd, True, move)
+        return _end_turn(state, bytes(board), fives, state.herd, True, move)
     owner = EGG_OWNER[stack]
     if owner < 0:
         board[to] = stack
-        return _end_turn(state, tuple(board), fives, state.herd, False, move)
+        return _end_turn(state, bytes(board), fives, state.herd, False, move)
     if VALUE[stack] == B.MAX_VALUE:
         # Forced departure: the egg hatches, the square is now worth 5, and the
         # mover places the Drumlin (unless a herd has just lost its last elephant).
@@ -212,29 +212,29 @@ def _apply_piece_move(state: State, kind: int, frm: int, to: int, move: str) -> 
         fives = tuple(sorted(fives + (to,)))
         result = _no_elephant(herd)
         if result is not None:
-            return _end_turn(state, tuple(board), fives, herd, True, move)
-        return _same_seat(state, tuple(board), PLACE, fives, herd, move)
+            return _end_turn(state, bytes(board), fives, herd, True, move)
+        return _same_seat(state, bytes(board), PLACE, fives, herd, move)
     captured = CAPTURE[seat][stack]
     board[to] = captured if captured >= 0 else stack
-    return _end_turn(state, tuple(board), fives, state.herd, False, move)
+    return _end_turn(state, bytes(board), fives, state.herd, False, move)
 
 
-def _apply_departure(state: State, board: list[int], herd: list[int], egg: int, to: int, move: str) -> State:
+def _apply_departure(state: State, board: bytearray, herd: list[int], egg: int, to: int, move: str) -> State:
     seat = state.side
     board[egg] = HATCH[board[egg]]
     herd[seat] -= 1
     herd_t = (herd[0], herd[1])
     if to == N.BASE:
-        return _same_seat(state, tuple(board), WON, state.fives, herd_t, move)
+        return _same_seat(state, bytes(board), WON, state.fives, herd_t, move)
     if board[to] == EMPTY:
         board[to] = LONE
-        return _end_turn(state, tuple(board), state.fives, herd_t, True, move)
+        return _end_turn(state, bytes(board), state.fives, herd_t, True, move)
     board[to] = MAKE_EGG[seat][board[to]]
     if B.rank_of(to) == _TARGET_ROW[seat]:
         # Clou 1986: making an egg on that row wins at once; otherwise the mover
         # chooses whether to go on to the base line.
-        return _same_seat(state, tuple(board), WON if state.clou else CHAIN, state.fives, herd_t, move)
-    return _end_turn(state, tuple(board), state.fives, herd_t, True, move)
+        return _same_seat(state, bytes(board), WON if state.clou else CHAIN, state.fives, herd_t, move)
+    return _end_turn(state, bytes(board), state.fives, herd_t, True, move)
 
 
 @lru_cache(maxsize=4096)
