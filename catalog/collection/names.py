@@ -9,7 +9,9 @@ language giving its primary name there (unless the game already has one, which a
 import never changes). The catalogue ships one, ``catalog/data/names-fr.csv``: the
 titles printed on the French boxes of the data set's most-owned games, the French
 names of the traditional games, the French titles of spin-offs and expansions, and
-former French titles. Every line that cannot be used is reported with its number and
+former French titles. Where the page that shows a title is known, it is in
+``catalog/data/names-fr-references.csv`` (``bgg_id, name, reference``), for reviewers;
+the site does not read it. Every line that cannot be used is reported with its number and
 the reason (unknown game, empty name, a name given twice, a language code that is
 not ISO 639-1, an unknown kind or source) and changes nothing; the others are
 imported, and a second run of the same file changes nothing. A name already there
@@ -29,6 +31,7 @@ from catalog.collection.csv_rows import Line
 from catalog.collection.models import Game, GameName, refresh_titles
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "names-fr.csv"  # catalog/data/
+REFERENCES = SHIPPED.with_name("names-fr-references.csv")
 LANGUAGE_CODES = frozenset(code for code in LANG_INFO if len(code) == 2 and code.isalpha()) | {"la", "eo"}
 HEADER = ["bgg_id", "language", "name"]
 FULL_HEADER = [*HEADER, "kind", "source"]

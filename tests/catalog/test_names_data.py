@@ -103,6 +103,35 @@ def test_a_former_title_stands_beside_a_current_name():
     assert alone == []
 
 
+def reference_rows() -> list[tuple[int, list[str]]]:
+    with names.REFERENCES.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0] == ["bgg_id", "name", "reference"]
+    return list(enumerate(rows[1:], start=2))
+
+
+def test_every_reference_is_a_web_page_for_a_name_of_the_file():
+    # catalog/data/names-fr-references.csv: the page that shows a French box title
+    # (a shop's page of the French edition, a publisher's, a ludothèque's record, a
+    # news item on the release); each row names a line of names-fr.csv, once.
+    shipped = {(row[0], row[2]) for _, row in shipped_rows()}
+    bad, seen = [], set()
+    for number, row in reference_rows():
+        if len(row) != 3 or (row[0], row[1]) not in shipped or (row[0], row[1]) in seen:
+            bad.append((number, "unknown or repeated name"))
+            continue
+        seen.add((row[0], row[1]))
+        if not re.fullmatch(r"https?://[^\s/]+\.[^\s/]+(/\S*)?", row[2]):
+            bad.append((number, "not a web address"))
+    assert bad == []
+
+
+def test_a_name_with_a_reference_says_it_comes_from_a_french_edition():
+    referenced = {(row[0], row[1]) for _, row in reference_rows()}
+    other = [(n, r[2]) for n, r in shipped_rows() if (r[0], r[2]) in referenced and r[4] != "edition"]
+    assert other == []
+
+
 def test_every_game_named_is_in_the_shipped_data_set(shared_dir):
     titles = data_titles(shared_dir)
     unknown = [(number, row[0], row[2]) for number, row in shipped_rows() if int(row[0]) not in titles]
