@@ -43,15 +43,19 @@ $(BIN)/python:
 	echo "Creating $(VENV) with $$py ($$($$py --version))"; \
 	"$$py" -m venv $(VENV) && $(BIN)/python -m pip install -q --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# setup.py builds Quatre en ligne's move generator in C (optional: without a compiler the
+# engine uses its Python function); a change of the C file rebuilds it.
+NATIVE := setup.py games/engines/karo/_quatre_moves.c
+
+$(VENV)/.installed: pyproject.toml $(NATIVE) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .
 	@touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml $(NATIVE) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
 	@touch $@ $(VENV)/.installed
 
-$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-bench: pyproject.toml $(NATIVE) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	@touch $@ $(VENV)/.installed-test $(VENV)/.installed
 

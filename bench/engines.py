@@ -1,7 +1,7 @@
 """How fast the engines play, as a ratio of python-chess measured in the same process.
 
     .venv/bin/python bench/engines.py [--rounds 12] [--slice 0.25] [--engine SLUG]
-                                      [--workload playouts|perft] [--markdown]
+                                      [--workload playouts|perft] [--markdown] [--python-moves]
 
 Two workloads, each run by every engine (through the protocol only) and by
 python-chess (``import chess``), with fixed seeds:
@@ -29,6 +29,10 @@ engine's nodes per CPU second over chess's in the adjacent slice, so a load chan
 on the machine hits both sides of a ratio alike; the table gives the median over
 the rounds (the first round is a warm-up and not counted) and the spread (lowest
 and highest round). Not a test: numbers depend on the machine.
+
+Quatre en ligne generates its movement moves in C when the extension is built
+(setup.py); ``--python-moves`` adds a row for it with its Python generator, in the
+same rounds, so that the two can be compared.
 """
 
 from __future__ import annotations
@@ -180,20 +184,41 @@ class Pair:
         return [e / c for e, c in zip(self.engine_rates, self.chess_rates)]
 
 
-def make_pairs(chosen: list[Rules], workloads: tuple[str, ...], seed: int, max_plies: int) -> list[Pair]:
+def with_python_moves(chosen: list[Rules]) -> list[tuple[str, Rules]]:
+    """The engines whose moves are generated in C when it is built (Quatre en ligne),
+    again with their Python reference generator: what the C part is worth."""
+    from games.engines.karo import quatre_en_ligne as quatre
+
+    if quatre.native is None or quatre.RULES.slug not in {r.slug for r in chosen}:
+        return []
+
+    class PythonMoves(quatre.QuatreEnLigne):
+        def _generate(self, state: quatre.QuatreState, seat: int) -> dict[str, object]:
+            if state.placing:
+                return quatre.generate(state, seat)
+            return quatre.generate_movement(state.board, state.layout, seat)
+
+    return [(f"{quatre.RULES.slug} (Python moves)", PythonMoves())]
+
+
+def make_pairs(chosen: list[Rules], workloads: tuple[str, ...], seed: int, max_plies: int,
+               python_moves: bool = False) -> list[Pair]:
     pairs = []
-    for rules in chosen:
+    labelled = [(rules.slug, rules) for rules in chosen]
+    if python_moves:
+        labelled += with_python_moves(chosen)
+    for label, rules in labelled:
         for players in PLAYER_COUNTS.get(rules.slug, (2,)):
             if "playouts" in workloads:
                 mine, theirs = Tally(), Tally()
                 pairs.append(Pair(
-                    rules.slug, players, "playouts",
+                    label, players, "playouts",
                     engine_playouts(rules, players, seed, max_plies, mine), chess_playouts(seed, theirs),
                     mine, theirs,
                 ))
             if "perft" in workloads and rules.slug not in NO_PERFT:
                 nodes = engine_perft(rules, players, seed)
-                pairs.append(Pair(rules.slug, players, "perft", nodes, chess_perft()))
+                pairs.append(Pair(label, players, "perft", nodes, chess_perft()))
     return pairs
 
 
@@ -266,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-plies", type=int, default=2000,
                         help="cut a random playout after this many plies")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--python-moves", action="store_true",
+                        help="also run Quatre en ligne with its Python move generator instead of the C one")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.slice <= 0:
         parser.error("--rounds must be at least 1 and --slice above 0")
@@ -275,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         parser.error("python-chess is not installed: `make bench` installs it (the [bench] extra)")
     chosen = engines.all() if not args.engine else [engines.get(slug) for slug in args.engine]
-    pairs = make_pairs(chosen, tuple(args.workload or WORKLOADS), args.seed, args.max_plies)
+    pairs = make_pairs(chosen, tuple(args.workload or WORKLOADS), args.seed, args.max_plies, args.python_moves)
     started = time.perf_counter()
     measure(pairs, args.rounds, args.slice, progress=lambda text: print(text, file=sys.stderr))
     print(

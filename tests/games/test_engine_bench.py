@@ -7,6 +7,7 @@ names every row.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import chess
@@ -14,6 +15,7 @@ import pytest
 
 from bench import engines as bench
 from games import engines
+from tests.conftest import require
 
 pytestmark = pytest.mark.engine
 
@@ -66,6 +68,22 @@ def test_every_engine_and_chess_alternate_in_one_round(capsys):
     assert text.count("\n") == len(pairs) + 1
     for pair in pairs:
         assert f"| {pair.engine} | {pair.players} | {pair.workload} |" in text
+
+
+def test_quatre_en_ligne_runs_again_with_its_python_moves_when_asked():
+    from games.engines.karo import quatre_en_ligne as quatre
+
+    require(quatre.native is not None, "the C move generator is not built")
+    pairs = bench.make_pairs([engines.get("quatre-en-ligne")], ("playouts",), seed=7, max_plies=40, python_moves=True)
+    assert [p.engine for p in pairs] == ["quatre-en-ligne", "quatre-en-ligne (Python moves)"]
+    [(_, python)] = bench.with_python_moves([engines.get("quatre-en-ligne")])
+    state, rng = python.new_game(2, seed=3), random.Random(5)
+    for _ in range(40):  # into the movement phase, where the two generators differ
+        state = python.play(state, state.turn, rng.choice(python.legal_moves(state, state.turn)))
+    assert not state.placing
+    again = quatre.RULES.parse_position(quatre.RULES.format_position(state))  # no memo of the moves
+    assert python.legal_moves(state, state.turn) == quatre.RULES.legal_moves(again, again.turn)
+    assert bench.with_python_moves([engines.get("drumlin")]) == []
 
 
 def test_the_command_line_prints_a_table_and_refuses_nonsense(capsys):
