@@ -43,9 +43,9 @@ $(BIN)/python:
 	echo "Creating $(VENV) with $$py ($$($$py --version))"; \
 	"$$py" -m venv $(VENV) && $(BIN)/python -m pip install -q --upgrade pip
 
-# setup.py builds Quatre en ligne's move generator in C (optional: without a compiler the
-# engine uses its Python function); a change of the C file rebuilds it.
-NATIVE := setup.py games/engines/karo/_quatre_moves.c
+# setup.py builds two move generators in C (optional: without a compiler the engines use
+# their Python functions); a change of a C file rebuilds them.
+NATIVE := setup.py games/engines/karo/_quatre_moves.c games/engines/drumlin/_drumlin_moves.c
 
 $(VENV)/.installed: pyproject.toml $(NATIVE) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .

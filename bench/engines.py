@@ -30,8 +30,8 @@ on the machine hits both sides of a ratio alike; the table gives the median over
 the rounds (the first round is a warm-up and not counted) and the spread (lowest
 and highest round). Not a test: numbers depend on the machine.
 
-Quatre en ligne generates its movement moves in C when the extension is built
-(setup.py); ``--python-moves`` adds a row for it with its Python generator, in the
+Quatre en ligne and Drumlin generate their moves in C when the extensions are built
+(setup.py); ``--python-moves`` adds a row for each with its Python generator, in the
 same rounds, so that the two can be compared.
 """
 
@@ -54,7 +54,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from games import engines  # noqa: E402
-from games.engines.base import Rules  # noqa: E402
+from games.engines.base import Outcome, Rules  # noqa: E402
+from games.engines.drumlin import moves as drumlin_moves  # noqa: E402
+from games.engines.drumlin import rules as drumlin_rules  # noqa: E402
+from games.engines.karo import quatre_en_ligne  # noqa: E402
 
 PLAYER_COUNTS = {"drekki": (3, 6)}
 NO_PERFT = {"drekki"}
@@ -184,21 +187,42 @@ class Pair:
         return [e / c for e, c in zip(self.engine_rates, self.chess_rates)]
 
 
+class _PythonQuatre(quatre_en_ligne.QuatreEnLigne):
+    """Quatre en ligne with its Python move generator, whatever is built."""
+
+    def _generate(self, state: quatre_en_ligne.QuatreState, seat: int) -> dict[str, object]:
+        if state.placing:
+            return quatre_en_ligne.generate(state, seat)
+        return quatre_en_ligne.generate_movement(state.board, state.layout, seat)
+
+
+class _PythonDrumlin(drumlin_rules.DrumlinRules):
+    """Drumlin with its Python move generator, whatever is built: the rules' memo of
+    the moves is filled by ``turn_moves`` before the rules ask for it."""
+
+    def _moves(self, state: drumlin_rules.State) -> None:
+        if state.result is None and state.step == drumlin_rules.TURN and "_moves" not in state.__dict__:
+            state.__dict__["_moves"] = drumlin_moves.turn_moves(state.board, state.side, state.clou, state.fives)
+
+    def outcome(self, state: drumlin_rules.State) -> Outcome | None:
+        self._moves(state)
+        return super().outcome(state)
+
+    def to_act(self, state: drumlin_rules.State) -> tuple[int, ...]:
+        self._moves(state)
+        return super().to_act(state)
+
+
 def with_python_moves(chosen: list[Rules]) -> list[tuple[str, Rules]]:
-    """The engines whose moves are generated in C when it is built (Quatre en ligne),
-    again with their Python reference generator: what the C part is worth."""
-    from games.engines.karo import quatre_en_ligne as quatre
-
-    if quatre.native is None or quatre.RULES.slug not in {r.slug for r in chosen}:
-        return []
-
-    class PythonMoves(quatre.QuatreEnLigne):
-        def _generate(self, state: quatre.QuatreState, seat: int) -> dict[str, object]:
-            if state.placing:
-                return quatre.generate(state, seat)
-            return quatre.generate_movement(state.board, state.layout, seat)
-
-    return [(f"{quatre.RULES.slug} (Python moves)", PythonMoves())]
+    """The engines whose moves are generated in C when it is built (Quatre en ligne,
+    Drumlin), again with their Python reference generator: what the C part is worth."""
+    slugs = {r.slug for r in chosen}
+    out: list[tuple[str, Rules]] = []
+    if quatre_en_ligne.native is not None and quatre_en_ligne.RULES.slug in slugs:
+        out.append((f"{quatre_en_ligne.RULES.slug} (Python moves)", _PythonQuatre()))
+    if drumlin_moves.native is not None and drumlin_rules.RULES.slug in slugs:
+        out.append((f"{drumlin_rules.RULES.slug} (Python moves)", _PythonDrumlin()))
+    return out
 
 
 def make_pairs(chosen: list[Rules], workloads: tuple[str, ...], seed: int, max_plies: int,
@@ -292,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="cut a random playout after this many plies")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--python-moves", action="store_true",
-                        help="also run Quatre en ligne with its Python move generator instead of the C one")
+                        help="also run Quatre en ligne and Drumlin with their Python move generators")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.slice <= 0:
         parser.error("--rounds must be at least 1 and --slice above 0")

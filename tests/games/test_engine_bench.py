@@ -70,10 +70,11 @@ def test_every_engine_and_chess_alternate_in_one_round(capsys):
         assert f"| {pair.engine} | {pair.players} | {pair.workload} |" in text
 
 
-def test_quatre_en_ligne_runs_again_with_its_python_moves_when_asked():
+def test_the_engines_with_moves_in_c_run_again_with_their_python_moves_when_asked():
+    from games.engines.drumlin import moves as drumlin_moves
     from games.engines.karo import quatre_en_ligne as quatre
 
-    require(quatre.native is not None, "the C move generator is not built")
+    require(quatre.native is not None and drumlin_moves.native is not None, "the C move generators are not built")
     pairs = bench.make_pairs([engines.get("quatre-en-ligne")], ("playouts",), seed=7, max_plies=40, python_moves=True)
     assert [p.engine for p in pairs] == ["quatre-en-ligne", "quatre-en-ligne (Python moves)"]
     [(_, python)] = bench.with_python_moves([engines.get("quatre-en-ligne")])
@@ -83,7 +84,16 @@ def test_quatre_en_ligne_runs_again_with_its_python_moves_when_asked():
     assert not state.placing
     again = quatre.RULES.parse_position(quatre.RULES.format_position(state))  # no memo of the moves
     assert python.legal_moves(state, state.turn) == quatre.RULES.legal_moves(again, again.turn)
-    assert bench.with_python_moves([engines.get("drumlin")]) == []
+    [(label, python)] = bench.with_python_moves([engines.get("drumlin")])
+    assert label == "drumlin (Python moves)"
+    state, rng = python.new_game(2), random.Random(5)
+    for _ in range(30):
+        seat = python.to_act(state)[0]
+        state = python.play(state, seat, rng.choice(python.legal_moves(state, seat)))
+    assert python.to_act(state) == (state.side,) and state.step == 0  # an ordinary turn, its moves in Python
+    again = engines.get("drumlin").parse_position(engines.get("drumlin").format_position(state))
+    assert python.legal_moves(state, state.side) == engines.get("drumlin").legal_moves(again, again.side)
+    assert bench.with_python_moves([engines.get("drekki")]) == []
 
 
 def test_the_command_line_prints_a_table_and_refuses_nonsense(capsys):

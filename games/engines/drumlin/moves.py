@@ -17,6 +17,11 @@ from __future__ import annotations
 
 from itertools import compress
 
+try:  # the same turn moves in C (setup.py builds it when a compiler is there)
+    from . import _drumlin_moves as native
+except ImportError:  # pragma: no cover - the build without a compiler
+    native = None
+
 from . import notation as N
 from .board import (
     DRAGON_FLIES_OVER,
@@ -163,6 +168,30 @@ def turn_moves(board: Board, seat: int, clou: bool, fives: tuple[int, ...]) -> l
         if egg // NUM_FILES == target_row(seat):
             out.append(N.DEPART_BASE_TEXT[egg])
     return out
+
+
+def _stack_table(values: tuple[int, ...] | tuple[bool, ...]) -> bytes:
+    return bytes(int(v) for v in values)
+
+
+if native is not None:
+    native.configure(
+        tuple(_stack_table(ELEPHANTS[s]) for s in (0, 1)),
+        tuple(_stack_table(DRAGONS[s]) for s in (0, 1)),
+        tuple(_stack_table(POINTS[s]) for s in (0, 1)),
+        _stack_table(VALUE),
+        bytes(o + 1 for o in EGG_OWNER),
+        tuple(tuple(_stack_table(_ONTO[clou][s]) for s in (0, 1)) for clou in (0, 1)),
+        (_stack_table(_ELEPHANT_LANDS), _stack_table(_DRAGON_LANDS), _stack_table(_DRAGON_PASSES)),
+        (_ELEPHANT_RAYS, _DRAGON_RAYS),
+        (N.SWAP_TEXT, N.DEPART_TEXT, N.DEPART_BASE_TEXT, N.REMOVE_TEXT),
+        (target_row(0), target_row(1)),
+    )
+    # What the rules use: :func:`turn_moves` in C (``_drumlin_moves.c``), the same moves in
+    # the same order (tests/games/test_drumlin_native.py), the texts being notation's own.
+    generate_turn = native.turn
+else:  # pragma: no cover - the build without a compiler
+    generate_turn = turn_moves
 
 
 def place_moves(board: Board) -> list[str]:

@@ -38,7 +38,7 @@ from .board import (
 )
 from .evaluate import evaluate as _evaluate
 from .explain import why_illegal
-from .moves import chain_moves, place_moves, turn_moves
+from .moves import chain_moves, generate_turn, place_moves
 from .position import board_view, parse_position
 from .state import CHAIN, PLACE, TURN, WON, Key, State
 
@@ -77,7 +77,7 @@ def _legal(state: State) -> list[str]:
     if state.result is not None:
         moves: list[str] = []
     elif state.step == TURN:
-        moves = turn_moves(state.board, state.side, state.clou, state.fives)
+        moves = generate_turn(state.board, state.side, state.clou, state.fives)
     elif state.step == PLACE:
         moves = place_moves(state.board)
     elif state.step == CHAIN:
