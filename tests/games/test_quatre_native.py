@@ -57,9 +57,12 @@ def test_the_c_moves_are_the_python_moves_in_the_same_order():
 
 def test_the_rules_use_the_c_moves_when_they_are_built():
     require(Q.native is not None, NOT_BUILT)
-    assert Q.movement is Q.native_movement
     state = Q.RULES.parse_position("0,0 pP.../.p.pp/PMPp./M..mP 0")
-    assert list(Q.generate(state, 0).items()) == list(Q.generate_movement(state.board, fresh(state.layout), 0).items())
+    made = Q.generate(state, 0)
+    assert list(made.items()) == list(Q.generate_movement(state.board, fresh(state.layout), 0).items())
+    assert not state.layout.can_lift  # the Python generator's memos were not filled: C made them
+    again = Q.native_movement(state.board, state.layout, 0)
+    assert all(again[m] is made[m] for m in made)  # one detail per move, made once
 
 
 @pytest.mark.parametrize(

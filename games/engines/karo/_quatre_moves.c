@@ -36,6 +36,10 @@
 #define MAX_TEXT (4 * MAX_NAME + 8)
 
 static Py_ssize_t OFFSETS[8];
+/* The details, made once: DETAILS[place][direction][jumped][tile move]. A detail is
+   read only (by play), so every move to the same place from the same piece shares it. */
+#define CACHED_PLACES 1024
+static PyObject *DETAILS[CACHED_PLACES][8][2][2];
 static Py_ssize_t NORTH, EAST;
 static PyObject *MOVE_TAG = NULL, *TILE_TAG = NULL;
 
@@ -66,6 +70,11 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     }
     NORTH = north;
     EAST = east;
+    for (Py_ssize_t i = 0; i < CACHED_PLACES; i++)
+        for (int k = 0; k < 8; k++)
+            for (int j = 0; j < 2; j++)
+                for (int t = 0; t < 2; t++)
+                    Py_CLEAR(DETAILS[i][k][j][t]);
     Py_INCREF(move_tag);
     Py_XSETREF(MOVE_TAG, move_tag);
     Py_INCREF(tile_tag);
@@ -160,28 +169,17 @@ static PyObject *ascii_text(const char *bytes, Py_ssize_t len) {
     return text;
 }
 
-/* out[text] = (tag, a, b, jumped), where the tuple is made here. */
-static int put_detail(PyObject *out, PyObject *text, PyObject *tag, Py_ssize_t a, Py_ssize_t b, int jumped) {
-    PyObject *first = PyLong_FromSsize_t(a);
-    PyObject *second = first ? PyLong_FromSsize_t(b) : NULL;
-    PyObject *detail = NULL;
-    if (second != NULL) {
-        detail = PyTuple_New(4);
-        if (detail != NULL) {
-            PyTuple_SET_ITEM(detail, 0, Py_NewRef(tag));
-            PyTuple_SET_ITEM(detail, 1, first);
-            PyTuple_SET_ITEM(detail, 2, second);
-            PyTuple_SET_ITEM(detail, 3, Py_NewRef(jumped ? Py_True : Py_False));
-            first = second = NULL;
-        }
-    }
-    Py_XDECREF(first);
-    Py_XDECREF(second);
-    if (detail == NULL)
-        return -1;
-    int failed = PyDict_SetItem(out, text, detail);
-    Py_DECREF(detail);
-    return failed;
+/* The detail of a move of the piece on c in direction k: (MOVE, c, target, jumped)
+   for a step or jump, (TILE, target, c, jumped) for a tile move. A new reference. */
+static PyObject *detail_of(Py_ssize_t c, int k, int jumped, int tile, Py_ssize_t target) {
+    PyObject **slot = (c >= 0 && c < CACHED_PLACES) ? &DETAILS[c][k][jumped][tile] : NULL;
+    if (slot != NULL && *slot != NULL)
+        return Py_NewRef(*slot);
+    PyObject *detail = tile ? Py_BuildValue("(OnnO)", TILE_TAG, target, c, jumped ? Py_True : Py_False)
+                            : Py_BuildValue("(OnnO)", MOVE_TAG, c, target, jumped ? Py_True : Py_False);
+    if (detail != NULL && slot != NULL)
+        *slot = Py_NewRef(detail);
+    return detail;
 }
 
 static PyObject *movement(PyObject *self, PyObject *args) {
@@ -261,10 +259,10 @@ static PyObject *movement(PyObject *self, PyObject *args) {
                 memcpy(text + n, to, (size_t)to_len);
                 n += to_len;
                 PyObject *move = ascii_text(text, n);
-                if (move == NULL)
-                    goto fail;
-                int failed = put_detail(out, move, MOVE_TAG, c, target, jumped);
-                Py_DECREF(move);
+                PyObject *detail = move ? detail_of(c, k, jumped, 0, target) : NULL;
+                int failed = detail == NULL || PyDict_SetItem(out, move, detail) < 0;
+                Py_XDECREF(move);
+                Py_XDECREF(detail);
                 if (failed)
                     goto fail;
                 continue;
@@ -277,7 +275,7 @@ static PyObject *movement(PyObject *self, PyObject *args) {
                 continue; /* a tile there would touch the board only by a corner */
             if (name_of(names, target, &to, &to_len) < 0)
                 goto fail;
-            PyObject *detail = Py_BuildValue("(OnnO)", TILE_TAG, target, c, jumped ? Py_True : Py_False);
+            PyObject *detail = detail_of(c, k, jumped, 1, target);
             if (detail == NULL)
                 goto fail;
             /* lift>to:start>to, one per tile that may be lifted but the one target leans on */

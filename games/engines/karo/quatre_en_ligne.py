@@ -298,10 +298,14 @@ def all_joined(mask: int) -> bool:
 
 
 def generate(state: QuatreState, seat: Seat) -> dict[str, tuple[Any, ...]]:
+    """The moves of ``seat``: placements, or the movement phase's moves (in C when it is built)."""
+    layout = state.layout
     if state.placing:
-        names = state.layout.names
+        names = layout.names
         return {names[i]: (PLACE, i) for i in places(state.board, EMPTY)}
-    return movement(state.board, state.layout, seat)
+    if native is not None:  # native_movement, without its frame: the hottest call of a playout
+        return native.movement(state.board, layout.tiles, layout.names, seat, layout, liftable)
+    return generate_movement(state.board, layout, seat)  # pragma: no cover - the build without a compiler
 
 
 def generate_movement(board: str, layout: Layout, seat: Seat) -> dict[str, tuple[Any, ...]]:
@@ -373,8 +377,6 @@ def native_movement(board: str, layout: Layout, seat: Seat) -> dict[str, tuple[A
     return native.movement(board, layout.tiles, layout.names, seat, layout, liftable)
 
 
-# The movement phase's generator that ``generate`` uses: the C one when it is built.
-movement = generate_movement if native is None else native_movement
 if native is not None:
     native.configure(OFFSETS, NORTH, EAST, MOVE, TILE)
 
