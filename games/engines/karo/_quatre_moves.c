@@ -161,6 +161,14 @@ static int can_lift(const Board *b, Py_ssize_t t, PyObject *board, PyObject *lay
     return yes;
 }
 
+/* "from>to" written at text; its length. */
+static Py_ssize_t arrow(char *text, const char *from, Py_ssize_t from_len, const char *to, Py_ssize_t to_len) {
+    memcpy(text, from, (size_t)from_len);
+    text[from_len] = '>';
+    memcpy(text + from_len + 1, to, (size_t)to_len);
+    return from_len + 1 + to_len;
+}
+
 /* A new str from ASCII bytes. */
 static PyObject *ascii_text(const char *bytes, Py_ssize_t len) {
     PyObject *text = PyUnicode_New(len, 127);
@@ -252,13 +260,7 @@ static PyObject *movement(PyObject *self, PyObject *args) {
                 /* a step, or a jump: start>to */
                 if (name_of(names, target, &to, &to_len) < 0)
                     goto fail;
-                Py_ssize_t n = 0;
-                memcpy(text, start, (size_t)start_len);
-                n += start_len;
-                text[n++] = '>';
-                memcpy(text + n, to, (size_t)to_len);
-                n += to_len;
-                PyObject *move = ascii_text(text, n);
+                PyObject *move = ascii_text(text, arrow(text, start, start_len, to, to_len));
                 PyObject *detail = move ? detail_of(c, k, jumped, 0, target) : NULL;
                 int failed = detail == NULL || PyDict_SetItem(out, move, detail) < 0;
                 Py_XDECREF(move);
@@ -289,18 +291,9 @@ static PyObject *movement(PyObject *self, PyObject *args) {
                     Py_DECREF(detail);
                     goto fail;
                 }
-                Py_ssize_t n = 0;
-                memcpy(text, lifted, (size_t)lifted_len);
-                n += lifted_len;
-                text[n++] = '>';
-                memcpy(text + n, to, (size_t)to_len);
-                n += to_len;
+                Py_ssize_t n = arrow(text, lifted, lifted_len, to, to_len);
                 text[n++] = ':';
-                memcpy(text + n, start, (size_t)start_len);
-                n += start_len;
-                text[n++] = '>';
-                memcpy(text + n, to, (size_t)to_len);
-                n += to_len;
+                n += arrow(text + n, start, start_len, to, to_len);
                 PyObject *move = ascii_text(text, n);
                 int failed = move == NULL || PyDict_SetItem(out, move, detail) < 0;
                 Py_XDECREF(move);
