@@ -109,6 +109,30 @@ def assert_reason_in_view(page: Any, pattern: str) -> None:
     assert in_viewport(page, announce), announce.bounding_box()
 
 
+def tap_a_card_that_is_no_move(page: Any) -> None:
+    """Tap the first card of the hand that is no move (it says why). The bots' answers
+    redraw the hand (a new round deals new cards): a card taken away between finding it
+    and tapping it is looked for again, as a person would tap the one now there."""
+    problems = []
+    for _ in range(3):
+        card = page.locator(".board-host button[data-why]").first
+        try:
+            card.wait_for(state="visible", timeout=10_000)
+            page.wait_for_function("() => !document.querySelector('.board-host button[data-why]').disabled")
+            card.click(force=True, timeout=5_000)
+            return
+        except Exception as error:  # noqa: BLE001 - Playwright's errors and timeouts alike: look again
+            problems.append(str(error).splitlines()[0])
+            problems.append(page.evaluate("""() => {
+                const b = document.querySelector('.board-host button[data-why]');
+                const host = document.querySelector('.board-host > *');
+                return {v: document.querySelector('[data-table-page]').dataset.v, card: b && b.outerHTML.slice(0, 120),
+                        box: b && JSON.stringify(b.getBoundingClientRect()), phase: host && host.dataset.phase};
+            }"""))
+    shoot(page, "failed-card-tap")
+    raise AssertionError(f"no card of the hand could be tapped: {problems}")
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 @pytest.mark.parametrize("slug", ["drumlin", "rampants-sauteurs", "eclaircissement", "quatre-en-ligne", "drekki"])
 def test_board_in_view_and_a_refusal_explained_in_view(live_site, chromium, slug, size):  # noqa: F811
@@ -143,10 +167,7 @@ def test_board_in_view_and_a_refusal_explained_in_view(live_site, chromium, slug
         page.locator(".board-host button[data-move^='play']").first.click()
         # Once the cards are laid, a card of the hand is no move: the board says why.
         # (aria-disabled: Playwright would wait for it to be enabled; a person just taps it.)
-        card = page.locator(".board-host button[data-why]").first
-        card.wait_for()
-        page.wait_for_function("() => !document.querySelector('.board-host button[data-why]').disabled")
-        card.click(force=True)
+        tap_a_card_that_is_no_move(page)
         assert_reason_in_view(page, ".")
     else:
         wait_for_turn(zoe, live_site, table)
