@@ -186,7 +186,7 @@ def bob(db):
 # as pure.
 ENGINE_MODULES = (
     "test_bots", "test_conformance", "test_drekki_", "test_drumlin_", "test_eclaircissement",
-    "test_karo_", "test_quatre_en_ligne", "test_quatre_native", "test_rampants_sauteurs", "test_move_descriptions",
+    "test_karo_", "test_quatre_en_ligne", "test_rampants_sauteurs", "test_move_descriptions",
 )
 _DJANGO_FIXTURES = {"db", "transactional_db", "django_db_setup", "client", "admin_client", "live_server",
                     "server_env", "daphne_server", "browser_page", "chromium", "alice", "bob"}

@@ -1,7 +1,7 @@
 /* Drumlin: the moves of an ordinary turn, in C.
 
    The same function as turn_moves in moves.py, which stays the reference
-   (tests/games/test_drumlin_native.py compares the two move for move, in the same
+   (tests/games/test_native_moves.py compares the two move for move, in the same
    order, on thousands of positions). A turn has some 125 moves in a random game,
    each a walk step along a ray: in Python that walk is most of a playout's time.
    Here it appends the very text objects of notation's tables, so nothing is built

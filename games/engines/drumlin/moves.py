@@ -188,7 +188,7 @@ if native is not None:
         (target_row(0), target_row(1)),
     )
     # What the rules use: :func:`turn_moves` in C (``_drumlin_moves.c``), the same moves in
-    # the same order (tests/games/test_drumlin_native.py), the texts being notation's own.
+    # the same order (tests/games/test_native_moves.py), the texts being notation's own.
     generate_turn = native.turn
 else:  # pragma: no cover - the build without a compiler
     generate_turn = turn_moves

@@ -1,7 +1,7 @@
 /* Quatre en ligne: the movement phase's moves, in C.
 
    The same function as generate_movement in quatre_en_ligne.py, which stays the
-   reference (tests/games/test_quatre_native.py compares the two move for move, in
+   reference (tests/games/test_native_moves.py compares the two move for move, in
    the same order, on thousands of positions): random playouts and the bots spend
    most of their time there, and in Python it is bound by the interpreter's cost
    per direction looked at and per move text built.

@@ -370,7 +370,7 @@ def generate_movement(board: str, layout: Layout, seat: Seat) -> dict[str, tuple
 
 def native_movement(board: str, layout: Layout, seat: Seat) -> dict[str, tuple[Any, ...]]:
     """:func:`generate_movement` in C (``_quatre_moves.c``): the same moves, details
-    and order (tests/games/test_quatre_native.py), some ten times faster. The layout's
+    and order (tests/games/test_native_moves.py), about three times faster. The layout's
     memos are neither read nor filled; the rare tile that needs a flood fill to
     know whether it may be lifted is asked of :func:`liftable`."""
     assert native is not None
