@@ -110,6 +110,21 @@ def test_places_off_the_string_are_no_tiles_and_have_no_name():
         Q.native.movement(board, [0, 1], names, 0, None, Q.liftable)  # tiles must be a tuple
 
 
+def test_quatre_en_ligne_a_refused_configuration_changes_nothing():
+    require(Q.native is not None, NOT_BUILT)
+    state = quatre_positions(1, 5)[-1]
+    before = list(Q.generate(state, state.turn).items())
+    for offsets, north, east in (
+        (Q.OFFSETS[:7] + ("x",), Q.NORTH, Q.EAST),  # the eighth direction is no number
+        (Q.OFFSETS, 1 << 40, Q.EAST),  # far beyond any window
+        (Q.OFFSETS[:7], Q.NORTH, Q.EAST),  # seven directions
+    ):
+        with pytest.raises((ValueError, TypeError)):
+            Q.native.configure(offsets, north, east, Q.MOVE, Q.TILE)
+    again = Q.RULES.parse_position(Q.RULES.format_position(state))
+    assert list(Q.generate(again, again.turn).items()) == before
+
+
 # -- Drumlin -----------------------------------------------------------------------------------
 
 
@@ -174,6 +189,7 @@ def test_drumlin_uses_the_c_moves_when_they_are_built():
         ((bytes([255]) * 80, 1, False, ()), ValueError, "unknown stack"),
         ((bytes(80), 0, False, (80,)), ValueError, "off the board"),
         ((bytes(80), 0, False, (-1,)), ValueError, "off the board"),
+        ((bytes(80), 0, False, (3,) * 81), ValueError, "more squares worth 5"),
         ((tuple(bytes(80)), 0, False, ()), TypeError, None),
         ((bytes(80), 0, False, [3]), TypeError, None),
     ],
@@ -182,3 +198,25 @@ def test_drumlin_refuses_what_is_not_a_board(args, error, message):
     require(M.native is not None, NOT_BUILT)
     with pytest.raises(error, match=message):
         M.native.turn(*args)
+
+
+def test_drumlin_a_configuration_refused_halfway_leaves_no_half_copied_tables_in_use():
+    require(M.native is not None, NOT_BUILT)
+    state = R.RULES.parse_position("7e/8/8/8/8/8/D2(oe)4/8/8/E7 v - std -")
+    want = M.turn_moves(state.board, state.side, state.clou, state.fives)
+    tables = (
+        (bytes(NUM_STACKS),) * 2, (bytes(NUM_STACKS),) * 2, (bytes(NUM_STACKS),) * 2, bytes(NUM_STACKS),
+        bytes(NUM_STACKS), ((bytes(NUM_STACKS),) * 2,) * 2, (bytes(NUM_STACKS),) * 3,
+        ((), ()),  # no rays: refused after the stack tables were copied
+        ((), (), (), ()), (0, 9),
+    )
+    try:
+        with pytest.raises(ValueError, match="rays"):
+            M.native.configure(*tables)
+        with pytest.raises(RuntimeError, match="configure"):
+            M.native.turn(state.board, state.side, state.clou, state.fives)
+        with pytest.raises(ValueError, match="one per stack"):
+            M.native.configure((b"", b""), *tables[1:])
+    finally:
+        M.configure_native()
+    assert M.native.turn(state.board, state.side, state.clou, state.fives) == want

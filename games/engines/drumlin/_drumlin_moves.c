@@ -44,7 +44,7 @@ static int TARGET_ROW[2];
 
 /* A table of small numbers, one per stack: bytes of the same length for every table. */
 static int read_table(PyObject *obj, unsigned char *into) {
-    if (!PyBytes_Check(obj) || (stacks && PyBytes_GET_SIZE(obj) != stacks)) {
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) == 0 || (stacks && PyBytes_GET_SIZE(obj) != stacks)) {
         PyErr_SetString(PyExc_ValueError, "each stack table is bytes, one per stack");
         return -1;
     }
@@ -125,6 +125,7 @@ static PyObject *configure(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "configure(): tables of the wrong shape");
         return NULL;
     }
+    configured = 0; /* until every table is read: turn() refuses half-copied tables */
     stacks = 0;
     for (int s = 0; s < 2; s++) {
         PyObject *onto_s = PyTuple_GET_ITEM(onto, s);
@@ -234,10 +235,14 @@ static PyObject *turn(PyObject *self, PyObject *args) {
     if (out == NULL)
         return NULL;
     Py_ssize_t n_fives = PyTuple_GET_SIZE(fives);
+    if (n_fives > SQUARES) {
+        PyErr_SetString(PyExc_ValueError, "more squares worth 5 than the board has");
+        goto fail;
+    }
     if (n_fives) {
         /* The obligation at 5: the mover's pieces there move, or else are removed. */
         int held[SQUARES], n_held = 0;
-        for (Py_ssize_t i = 0; i < n_fives && n_held < SQUARES; i++) {
+        for (Py_ssize_t i = 0; i < n_fives; i++) {
             long sq = PyLong_AsLong(PyTuple_GET_ITEM(fives, i));
             if (sq < 0 || sq >= SQUARES) {
                 if (!PyErr_Occurred())

@@ -174,7 +174,9 @@ def _stack_table(values: tuple[int, ...] | tuple[bool, ...]) -> bytes:
     return bytes(int(v) for v in values)
 
 
-if native is not None:
+def configure_native() -> None:
+    """Give the C generator the tables it reads (once, at import; again after a test)."""
+    assert native is not None
     native.configure(
         tuple(_stack_table(ELEPHANTS[s]) for s in (0, 1)),
         tuple(_stack_table(DRAGONS[s]) for s in (0, 1)),
@@ -187,6 +189,10 @@ if native is not None:
         (N.SWAP_TEXT, N.DEPART_TEXT, N.DEPART_BASE_TEXT, N.REMOVE_TEXT),
         (target_row(0), target_row(1)),
     )
+
+
+if native is not None:
+    configure_native()
     # What the rules use: :func:`turn_moves` in C (``_drumlin_moves.c``), the same moves in
     # the same order (tests/games/test_native_moves.py), the texts being notation's own.
     generate_turn = native.turn

@@ -34,6 +34,7 @@
 #define SIDES (-1)
 #define MAX_NAME 24
 #define MAX_TEXT (4 * MAX_NAME + 8)
+#define MAX_OFFSET (1 << 20)
 
 static Py_ssize_t OFFSETS[8];
 /* The details, made once: DETAILS[place][direction][jumped][tile move]. A detail is
@@ -62,12 +63,23 @@ static PyObject *configure(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "eight directions are needed");
         return NULL;
     }
+    /* Read everything first: a refused call changes nothing. Offsets are a few places
+       (a bound keeps every sum of them far from overflowing). */
+    Py_ssize_t offsets_read[8];
     for (Py_ssize_t k = 0; k < 8; k++) {
         Py_ssize_t d = PyLong_AsSsize_t(PyTuple_GET_ITEM(offsets, k));
         if (d == -1 && PyErr_Occurred())
             return NULL;
-        OFFSETS[k] = d;
+        offsets_read[k] = d;
     }
+    for (int k = 0; k < 10; k++) {
+        Py_ssize_t d = k < 8 ? offsets_read[k] : (k == 8 ? north : east);
+        if (d < -MAX_OFFSET || d > MAX_OFFSET) {
+            PyErr_SetString(PyExc_ValueError, "a direction is a few places of the window");
+            return NULL;
+        }
+    }
+    memcpy(OFFSETS, offsets_read, sizeof OFFSETS);
     NORTH = north;
     EAST = east;
     for (Py_ssize_t i = 0; i < CACHED_PLACES; i++)
