@@ -103,6 +103,11 @@ class TableConsumer(GuardedSocket):
         kind, f, msg_id = message.type, message.fields, message.id
         self._touch()  # any message shows the socket alive, not only pings
         if kind == "hello":
+            if f.get("account") and self.who.user_id is None:
+                # The page was opened signed in and this socket is nobody's: signed out
+                # meanwhile (another tab), never to be opened as a visitor's.
+                await self.signed_out()
+                return
             self.acks_in_update = f.get("acks") == "update"
             if "as" in f and not self.joined:
                 # Checked before the table opens: a refusal changes nothing.

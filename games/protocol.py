@@ -138,7 +138,7 @@ _SEAT = Field(int, minimum=0, maximum=MAX_SEATS)
 SCHEMAS: dict[str, dict[str, Field]] = {
     "hello": {"since": _VERSION, "invite": Field(str, max_chars=MAX_INVITE_CHARS),
               "acks": Field(str, choices=("frame", "update")),
-              "as": Field(int, minimum=-1, maximum=MAX_SEATS)},
+              "as": Field(int, minimum=-1, maximum=MAX_SEATS), "account": Field(bool)},
     "as": {"seat": Field(int, minimum=-1, maximum=MAX_SEATS)},
     "ping": {},
     "sync": {"since": _VERSION},

@@ -46,6 +46,7 @@ import asyncio
 import itertools
 import logging
 import math
+import os
 import secrets
 import time
 from collections import OrderedDict, deque
@@ -387,7 +388,7 @@ def allow(scope: str, key: str, rate: Rate | None) -> Verdict:
 
             pool = redis.BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE, timeout=POOL_WAIT,
                                                          socket_connect_timeout=SOCKET_TIMEOUT,
-                                                         socket_timeout=SOCKET_TIMEOUT)
+                                                         socket_timeout=SOCKET_TIMEOUT, client_name=client_name())
             _sync_script = redis.Redis(connection_pool=pool).register_script(_SCRIPT)
         granted, wait = _granted(_sync_script(keys=[redis_key], args=[period, limit, 1, 0, _member()]))[0]
         verdict = ALLOWED if granted else Verdict(False, wait)
@@ -396,6 +397,12 @@ def allow(scope: str, key: str, rate: Rate | None) -> Verdict:
         return _outage.local(scope, key, limit, period)
     _outage.recovered()
     return _remember(redis_key, verdict)
+
+
+def client_name() -> str:
+    """The name of the limiter's Redis connections (CLIENT LIST): the process's, so
+    that whoever looks at Redis sees which server holds which connection."""
+    return f"ludo-limits-{os.getpid()}"
 
 
 Check = tuple[str, str, str, int, float]  # scope, key, Redis key, limit, period
@@ -415,7 +422,7 @@ class _Batcher:
         self.loop = loop
         pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=2, timeout=POOL_WAIT,
                                                         socket_connect_timeout=SOCKET_TIMEOUT,
-                                                        socket_timeout=SOCKET_TIMEOUT)
+                                                        socket_timeout=SOCKET_TIMEOUT, client_name=client_name())
         self.script = aioredis.Redis(connection_pool=pool).register_script(_SCRIPT)
         self.waiting: list[tuple[Check, asyncio.Future[Verdict]]] = []
         self.sending = False

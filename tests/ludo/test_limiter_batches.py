@@ -66,12 +66,14 @@ def test_a_burst_of_socket_checks_holds_few_redis_connections(settings):
     async def burst() -> list[str]:
         verdicts = await asyncio.gather(*(limits.aallow("burst", f"u:{n % 50}", (5, 60.0)) for n in range(600)))
         assert sum(map(bool, verdicts)) == 50 * 5
-        return [c["id"] for c in redis.Redis.from_url(redis_url()).client_list()]
+        return redis.Redis.from_url(redis_url()).client_list()
 
     after = asyncio.run(burst())
     known = {c["id"] for c in before}
-    # The limiter's connections opened by this burst (and the one client_list itself uses).
-    assert len([ident for ident in after if ident not in known]) <= 3
+    # This process's limiter connections opened by the burst (other processes, CI's
+    # other streams, share the Redis server: their connections are theirs).
+    opened = [c for c in after if c["id"] not in known and c.get("name") == limits.client_name()]
+    assert 1 <= len(opened) <= 2
 
 
 def test_with_redis_down_each_process_keeps_counting_and_warns_once(settings, caplog):

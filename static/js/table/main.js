@@ -61,7 +61,7 @@ class TableShell {
     this.socket = new TableSocket(`/ws/tables/${this.tableId}/`, this.invite, {
       frame: (frame) => this.onFrame(frame),
       status: (state) => this.onConnection(state),
-    });
+    }, data.account === "1");
     this.chat = new Chat(
       { log: q("chat-log"), form: q("chat-form"), input: q("chat-text"), title: q("chat-title") },
       (message) => this.socket.send(message),

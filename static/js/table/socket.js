@@ -35,9 +35,13 @@ export class TableSocket {
    * "signed_out" (the server closed the socket: the session or token no longer stands;
    * no reconnection) or "too_many" (this person has too many sockets open).
    */
-  constructor(path, invite, handlers) {
+  constructor(path, invite, handlers, account = false) {
     this.path = path;
     this.invite = invite;
+    // The page was opened by a signed-in account: every hello says so, and a socket
+    // that is no longer that account's (signed out in another tab while this one was
+    // reconnecting) is closed as signed out, never opened as a visitor's.
+    this.account = account;
     this.handlers = handlers;
     this.version = null; // the last version applied; sent as `since` on reconnection
     this.pending = new Map();
@@ -127,6 +131,7 @@ export class TableSocket {
     if (this.version !== null) hello.since = this.version;
     if (this.invite) hello.invite = this.invite;
     if (this.asSeat !== null) hello.as = this.asSeat;
+    if (this.account) hello.account = true;
     this.helloId = hello.id;
     this.helloSentAt = Date.now();
     ws.send(JSON.stringify(hello));
