@@ -188,32 +188,6 @@ async def test_a_password_change_closes_every_other_sessions_sockets(bob, settin
     await mine.disconnect()
 
 
-async def test_a_page_opened_signed_in_is_never_reopened_as_a_visitors(bob, told_only):
-    # A close that is not 4401 (the connection dropped as the logout was told) makes the
-    # page reconnect: its session is gone by then, and its hello says the page was opened
-    # by an account (``account``). That socket is closed as signed out, the table not
-    # opened for a visitor; a page opened signed in and still signed in opens as before.
-    here = await db(user_session)(bob)
-    table = await db(services.create_table)(member(bob), "drumlin")
-    page = await open_socket(f"/ws/tables/{table.pk}/", session=here)
-    await send(page, t="hello", id="h", account=True)
-    assert (await answer(page, "h"))["seat"] == 0
-    await finish(page)
-    await db(log_out)(here)
-    again = await open_socket(f"/ws/tables/{table.pk}/", session=here)  # the stale cookie
-    await send(again, t="hello", id="h2", account=True)
-    assert await close_code(again, 10) == SIGNED_OUT
-    visitor = await open_socket(f"/ws/tables/{table.pk}/")  # no such claim: a visitor as ever
-    await send(visitor, t="hello", id="h3")
-    assert (await answer(visitor, "h3"))["seat"] is None
-    await visitor.disconnect()
-    for claim in ("yes", 1):  # true or false (null: as if absent)
-        bad = await open_socket(f"/ws/tables/{table.pk}/")
-        await send(bad, t="hello", id="h4", account=claim)
-        assert (await answer(bad, "h4"))["code"] == "bad_message"
-        await bad.disconnect()
-
-
 @pytest.mark.parametrize("told", [True, False], ids=["told", "timer"])
 async def test_a_deleted_account_socket_is_closed_and_writes_nothing_more(settings, told):
     settings.LUDO_WS_CREDENTIALS_SECONDS = 600 if told else 0.5

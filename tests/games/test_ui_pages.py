@@ -177,6 +177,19 @@ def test_the_table_page_gives_its_scripts_what_they_need_and_links_to_the_rules(
     assert 'style="' not in html and not re.search(r"<script>(?!</script>)", html)
     assert 'class="board-host"' not in html  # the shell makes the host, empty, for the board
     assert 'data-board-css="/static/css/boards-drumlin.css"' in html
+    assert "data-account" not in html  # a guest's page: its sockets claim no account
+
+
+def test_a_signed_in_accounts_table_page_tells_its_socket_so(client, django_user_model):
+    # The page's hello then says ``account: true`` (static/js/table/socket.js): a socket
+    # that is no account's by then (signed out in another tab) is closed, not opened.
+    bob = django_user_model.objects.create_user("bob", password="a long enough password")
+    client.force_login(bob)
+    table = services.quick_game(services.Who(user_id=bob.pk, name="bob"), "drumlin", "easy")
+    html = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'data-account="1"' in html
+    client.logout()
+    assert "data-account" not in client.get(reverse("games:table", args=[table.pk])).content.decode()
 
 
 def test_a_missing_table_is_404_and_a_private_one_needs_its_invitation(client, zoe_client):

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 import redis
 
@@ -63,7 +64,7 @@ def test_a_burst_of_socket_checks_holds_few_redis_connections(settings):
     limits.reset()
     before = redis.Redis.from_url(redis_url()).client_list()
 
-    async def burst() -> list[str]:
+    async def burst() -> list[dict[str, Any]]:
         verdicts = await asyncio.gather(*(limits.aallow("burst", f"u:{n % 50}", (5, 60.0)) for n in range(600)))
         assert sum(map(bool, verdicts)) == 50 * 5
         return redis.Redis.from_url(redis_url()).client_list()
