@@ -112,4 +112,5 @@ compilemessages: venv
 	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
 clean:
-	rm -rf $(VENV) var staticfiles artifacts .pytest_cache node_modules
+	rm -rf $(VENV) var staticfiles artifacts .pytest_cache node_modules build
+	find games -name '*.so' -delete

@@ -74,7 +74,7 @@ def test_quatre_en_ligne_uses_the_c_moves_when_they_are_built():
     made = Q.generate(state, 0)
     assert list(made.items()) == list(Q.generate_movement(state.board, fresh(state.layout), 0).items())
     assert not state.layout.can_lift  # the Python generator's memos were not filled: C made them
-    again = Q.native_movement(state.board, state.layout, 0)
+    again = Q.generate(Q.RULES.parse_position("0,0 pP.../.p.pp/PMPp./M..mP 0"), 0)
     assert all(again[m] is made[m] for m in made)  # one detail per move, made once
 
 

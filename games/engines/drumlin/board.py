@@ -5,8 +5,9 @@ The board is 8 files (a-h) by 10 ranks (1-10). Square ``sq`` is
 
 A square holds a *stack*: any mix of pieces of both herds. Every stack that can
 occur is enumerated once at import and given a small integer id; a board is
-80 bytes, one id per square (immutable, hashed once, and read by ``bytes.translate``). Everything the rules ask about a stack (its value, who has
-pieces there, how many elephants, whether a dragon may fly over it) and every
+80 bytes, one id per square (immutable, hashed once, read by ``bytes.translate``).
+Everything the rules ask about a stack (its value, who has pieces there, how
+many elephants, whether a dragon may fly over it) and every
 change a move makes to it (a piece arrives, leaves, an egg hatches into a
 dragon) is a list lookup by id. That keeps move generation and ``play`` cheap.
 

@@ -2,8 +2,8 @@
 
 Elephants and dragons slide like rooks: each ray is walked from the nearest square,
 with what a slide may do on each stack (pass over it, end on it) read from tables.
-A board is 80 bytes, one stack id per square, so ``bytes.translate`` with a 256-byte table marks, in C, the squares of a
-kind (the mover's, the empty ones). ``itertools.compress`` picks, with such a
+A board is 80 bytes, one stack id per square, so ``bytes.translate`` with a
+256-byte table marks, in C, the squares of a kind (the mover's, the empty ones). ``itertools.compress`` picks, with such a
 mask, the mover's squares out of ``range(80)``, and the free departures and the
 placements out of a row of texts.
 
@@ -16,11 +16,6 @@ free departures by destination square, the departure to the base line.
 from __future__ import annotations
 
 from itertools import compress
-
-try:  # the same turn moves in C (setup.py builds it when a compiler is there)
-    from . import _drumlin_moves as native
-except ImportError:  # pragma: no cover - the build without a compiler
-    native = None
 
 from . import notation as N
 from .board import (
@@ -38,6 +33,11 @@ from .board import (
     Board,
     target_row,
 )
+
+try:  # the same turn moves in C (setup.py builds it when a compiler is there)
+    from . import _drumlin_moves as native
+except ImportError:  # pragma: no cover - the build without a compiler
+    native = None
 
 assert NUM_STACKS <= 256, "boards are read as bytes"
 
@@ -122,8 +122,7 @@ def turn_moves(board: Board, seat: int, clou: bool, fives: tuple[int, ...]) -> l
     egg = -1
     elephant_rays, elephant_lands = _ELEPHANT_RAYS, _ELEPHANT_LANDS
     dragon_rays, dragon_lands, dragon_passes = _DRAGON_RAYS, _DRAGON_LANDS, _DRAGON_PASSES
-    raw = board
-    for sq in compress(_SQUARES, raw.translate(_MINE[seat])):
+    for sq in compress(_SQUARES, board.translate(_MINE[seat])):
         # _piece_moves, inlined: this loop is most of the time of a random playout.
         stack = board[sq]
         if elephants[stack]:
@@ -161,7 +160,7 @@ def turn_moves(board: Board, seat: int, clou: bool, fives: tuple[int, ...]) -> l
                 out.append(row[d])
     if egg >= 0 and 2 * points[board[egg]] > VALUE[board[egg]]:
         # A free departure: to any empty square, or onto an own elephant (see _ONTO).
-        chosen = bytearray(raw.translate(_IS_EMPTY))
+        chosen = bytearray(board.translate(_IS_EMPTY))
         for t in landing:
             chosen[t] = 1
         out.extend(compress(N.DEPART_TEXT[egg], chosen))

@@ -303,7 +303,11 @@ def generate(state: QuatreState, seat: Seat) -> dict[str, tuple[Any, ...]]:
     if state.placing:
         names = layout.names
         return {names[i]: (PLACE, i) for i in places(state.board, EMPTY)}
-    if native is not None:  # native_movement, without its frame: the hottest call of a playout
+    if native is not None:
+        # generate_movement in C (_quatre_moves.c): the same moves, details and order
+        # (tests/games/test_native_moves.py). The layout's memos are neither read nor
+        # filled; the rare tile that needs a flood fill to know whether it may be lifted
+        # is asked of liftable.
         return native.movement(state.board, layout.tiles, layout.names, seat, layout, liftable)
     return generate_movement(state.board, layout, seat)  # pragma: no cover - the build without a compiler
 
@@ -366,15 +370,6 @@ def generate_movement(board: str, layout: Layout, seat: Seat) -> dict[str, tuple
                 if lift != only:  # a tile touching only the place it left would float free
                     out[lift_name + tail] = detail
     return out
-
-
-def native_movement(board: str, layout: Layout, seat: Seat) -> dict[str, tuple[Any, ...]]:
-    """:func:`generate_movement` in C (``_quatre_moves.c``): the same moves, details
-    and order (tests/games/test_native_moves.py), about three times faster. The layout's
-    memos are neither read nor filled; the rare tile that needs a flood fill to
-    know whether it may be lifted is asked of :func:`liftable`."""
-    assert native is not None
-    return native.movement(board, layout.tiles, layout.names, seat, layout, liftable)
 
 
 if native is not None:
