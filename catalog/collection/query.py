@@ -66,6 +66,23 @@ ABBREVIATIONS = [
 FORMS_OF = {word: set(group) - {word} for group in ABBREVIATIONS for word in group}
 
 
+# What a guest may type before a game's name that the box does not carry: "jeu
+# d'échecs" is Chess ("Échecs"), "jeu de go" is Go, "jeux de dominos" Dominos. The
+# query is then also searched without it (catalog.collection.search).
+GENERIC_LEADS = frozenset({"jeu", "jeux"})
+LEAD_LINKS = frozenset({"de", "du", "des", "d"})
+
+
+def after_generic_lead(words: list[str]) -> list[str]:
+    """The folded query's words after a leading "jeu"/"jeux" and the "de"/"du"/"des"/"d'"
+    that follows it ("jeu de la bonne paye": "la bonne paye"), or [] when the query does
+    not begin so or nothing significant follows."""
+    if len(words) < 2 or words[0] not in GENERIC_LEADS:
+        return []
+    rest = words[2:] if words[1] in LEAD_LINKS else words[1:]
+    return rest if any(w not in STOP_WORDS for w in rest) else []
+
+
 def significant(words: list[str]) -> list[str]:
     """The words that must match: all but the stop words (all of them when the
     query holds nothing else, such as "the" or "les")."""

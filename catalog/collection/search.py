@@ -110,6 +110,9 @@ CONTAINED, CONTAINED_SPREAD = 0.7, 0.015
 STOP_BONUS = 0.03
 
 Term = str | tuple[str, ...]  # a vocabulary word, or words that must all be in the name
+# A ranked game: its id, the (folded) name that scored best, and its sort key (minus
+# its score, minus its owners, its id), comparable across searches.
+Ranked = tuple[int, str, tuple[float, int, int]]
 
 
 def _grams(word: str) -> frozenset[str]:
@@ -288,6 +291,9 @@ def search_titles(
     ranked = _search(folded, words, games, WORD_THRESHOLD, every=True)
     if ranked is None:
         return TitleResults()
+    rest = queries.after_generic_lead(folded.split())
+    if rest:  # "jeu d'échecs": also the games named "Échecs"; each game keeps its best score
+        ranked = _merged(ranked, _search(" ".join(rest), queries.significant(rest)[:MAX_WORDS], games, WORD_THRESHOLD, every=True) or [])
     results = TitleResults(ids=[r[0] for r in ranked[:limit]], matched={r[0]: r[1] for r in ranked[:limit]})
     if not results.ids and suggest:
         loose = [r[0] for r in _search(folded, words, None, SUGGEST_THRESHOLD, every=False) or []]
@@ -297,7 +303,17 @@ def search_titles(
     return results
 
 
-def _search(folded: str, words: list[str], games, threshold: float, every: bool) -> list[tuple[int, str]] | None:
+def _merged(*runs: list[Ranked]) -> list[Ranked]:
+    """Several searches' results as one ranking: each game at its best place."""
+    best: dict[int, Ranked] = {}
+    for run in runs:
+        for row in run:
+            if row[0] not in best or row[2] < best[row[0]][2]:
+                best[row[0]] = row
+    return sorted(best.values(), key=lambda row: row[2])
+
+
+def _search(folded: str, words: list[str], games, threshold: float, every: bool) -> list[Ranked] | None:
     vocabulary = _vocabulary()
     for attempt in range(3):
         expansions = vocabulary.expand(words, threshold)
@@ -316,7 +332,7 @@ def _search(folded: str, words: list[str], games, threshold: float, every: bool)
 def _rank(
     words: list[str], expansions: list[dict[Term, float]], rows, vocabulary: Vocabulary,
     stops: frozenset[str] = frozenset(),
-) -> list[tuple[int, str]]:
+) -> list[Ranked]:
     """The candidates, best first, each with the name (folded) that scored best.
 
     A name scores its closeness to the query, plus half the mean of how well each
@@ -385,9 +401,9 @@ def _rank(
             if total > best_score:
                 best_name, best_score = name, total
         popularity = (OWNERS_WEIGHT * log10(1 + owned) + RATINGS_WEIGHT * log10(1 + ratings)) / POPULAR_SCALE
-        scored.append((-round(best_score + popularity, 6), -owned, game_id, best_name))
-    scored.sort()
-    return [(row[2], row[3]) for row in scored]
+        scored.append((game_id, best_name, (-round(best_score + popularity, 6), -owned, game_id)))
+    scored.sort(key=lambda row: row[2])
+    return scored
 
 
 def _keeps_all(games: QuerySet[Game]) -> bool:
