@@ -109,6 +109,13 @@ CONTAINED, CONTAINED_SPREAD = 0.7, 0.015
 # lacks "des". Worth popularity three times over (0.3 * log10(3.4) / 5.3).
 STOP_BONUS = 0.03
 
+# A query that begins with "jeu de" is also searched without it (query.after_generic_lead),
+# its scores lowered by this much: a name that is the query as typed ("Jeu du
+# solitaire") stays before one that is the rest of it ("Solitaire"), whatever their
+# popularity (at most about 0.35); a name that is the rest still beats one that only
+# holds the words typed (CONTAINED, 0.7 and a little).
+LEAD_PENALTY = 0.5
+
 Term = str | tuple[str, ...]  # a vocabulary word, or words that must all be in the name
 # A ranked game: its id, the (folded) name that scored best, and its sort key (minus
 # its score, minus its owners, its id), comparable across searches.
@@ -292,8 +299,9 @@ def search_titles(
     if ranked is None:
         return TitleResults()
     rest = queries.after_generic_lead(folded.split())
-    if rest:  # "jeu d'échecs": also the games named "Échecs"; each game keeps its best score
-        ranked = _merged(ranked, _search(" ".join(rest), queries.significant(rest)[:MAX_WORDS], games, WORD_THRESHOLD, every=True) or [])
+    if rest:  # "jeu d'échecs": also the games named "Échecs", a little behind the query as typed
+        without = _search(" ".join(rest), queries.significant(rest)[:MAX_WORDS], games, WORD_THRESHOLD, every=True)
+        ranked = _merged(ranked, [(i, name, (key[0] + LEAD_PENALTY, *key[1:])) for i, name, key in without or []])
     results = TitleResults(ids=[r[0] for r in ranked[:limit]], matched={r[0]: r[1] for r in ranked[:limit]})
     if not results.ids and suggest:
         loose = [r[0] for r in _search(folded, words, None, SUGGEST_THRESHOLD, every=False) or []]

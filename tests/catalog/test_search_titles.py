@@ -102,28 +102,29 @@ def test_an_abbreviation_finds_the_word_and_the_word_its_abbreviation(make_game)
 
 
 def test_a_leading_jeu_de_that_the_box_does_not_carry_is_not_required(make_game):
-    """Guests type "jeu d'échecs" for Chess and "jeu de go" for Go; a name that does
-    begin so ("Jeu de l'oie", "Jeu de dames") still comes first for its own query."""
-    chess = make_game("Chess", title_fr="Échecs", owned_count=43000)
-    chinese = make_game("Xiangqi", title_fr="Échecs chinois", owned_count=3000)
+    """Guests type "jeu de go" for Go and "jeu du tarot" for Tarot; a name that does
+    begin so ("Jeu du solitaire") still comes first for its own query."""
     go = make_game("Go", owned_count=21000)
-    goose = make_game("Game of the Goose", title_fr="Jeu de l'oie", owned_count=1000)
-    draughts = make_game("Draughts", title_fr="Jeu de dames", owned_count=9000)
-    make_game("Dames chinoises", owned_count=20000)
     make_game("Sushi Go!", owned_count=64000)
+    shogi = make_game("Shogi", owned_count=2700)
+    make_game("Hasami Shogi", owned_count=80)
     tarot = make_game("Tarot", owned_count=1400)
+    mikado = make_game("Mikado", owned_count=3000)
+    peg = make_game("Peg Solitaire", title_fr="Jeu du solitaire", owned_count=900)
+    solitaire = make_game("Solitaire", owned_count=1300)
     make_game("Bang! The Dice Game", title_fr="Bang! Le Jeu de Dés", owned_count=33000)
-    assert search.search_games("jeu d'échecs")[:2] == [chess.pk, chinese.pk]
-    assert search.search_games("JEUX D ECHECS")[:1] == [chess.pk]
     assert search.search_games("jeu de go")[:1] == [go.pk]
+    assert search.search_games("JEU D' SHOGI")[:1] == [shogi.pk]
     assert search.search_games("jeu du tarot") == [tarot.pk]
-    assert search.search_games("jeu de l'oie")[:1] == [goose.pk]
-    assert search.search_games("jeu de dames")[:1] == [draughts.pk]
+    assert search.search_games("jeux de mikado") == [mikado.pk]
+    # The name as typed (articles aside) first, though less owned; then the rest of it.
+    assert search.search_games("jeu du solitaire")[:2] == [peg.pk, solitaire.pk]
+    assert search.search_games("jeu de solitaire")[:2] == [peg.pk, solitaire.pk]
     # Nothing but function words after "jeu": the query is searched as typed.
     assert titles("jeu de dés")[:1] == ["Bang! The Dice Game"]
     assert search.search_games("jeu") == search.search_games("jeu de")
     # Not at the start, "jeu" is a word of the name like any other.
-    assert search.search_games("échecs jeu") == []
+    assert search.search_games("tarot jeu") == []
 
 
 def test_a_number_typed_joined_finds_its_digits_written_apart(make_game):
