@@ -11,7 +11,9 @@ youngest from 4 to adult, every mood; "something to think about" only when the
 youngest is 10 or more, as a group with a small child does not ask for it) and
 judges every pick with the written criteria of tests/catalog/picker_judge.py.
 The picker as it was before issue #25 (bench/picker_before.py) answers the same
-requests in the same process, judged the same way.
+requests in the same process, judged the same way. A third set ("options": a
+third as many) ticks one option each (co-operative, party, little to read) and is
+judged the same way plus the option.
 
 Figures: requests whose whole shortlist makes sense (N of 100), first picks that
 make sense, picks that make sense among all shown, requests with at least 3 picks;
@@ -52,6 +54,26 @@ def make_requests(count: int, seed: int = 25):
     return requests
 
 
+def make_option_requests(count: int, seed: int = 28):
+    """Requests with one option ticked: co-operative (2 to 6 players), party (4 to
+    12, youngest 8 or more), little to read (2 to 5, youngest 4 to 8)."""
+    from tests.catalog.picker_judge import Request
+
+    rng = random.Random(seed)
+    requests = []
+    for i in range(count):
+        trait = ("coop", "party", "little-reading")[i % 3]
+        if trait == "coop":
+            players, youngest = rng.randint(2, 6), rng.choice(YOUNGEST)
+        elif trait == "party":
+            players, youngest = rng.randint(4, 12), rng.choice(YOUNGEST[4:])
+        else:
+            players, youngest = rng.randint(2, 5), rng.choice(YOUNGEST[:5])
+        moods = ("anything", "light", "thinky") if youngest >= 10 and trait == "coop" else ("anything", "light")
+        requests.append(Request(players, rng.choice(MINUTES[1:]), youngest, rng.choice(moods), frozenset({trait})))
+    return requests
+
+
 def run_one(url: str, count: int, rounds: int, show: bool) -> dict:
     """Inside a child process whose DATABASE_URL is ``url``."""
     import io
@@ -79,40 +101,48 @@ def run_one(url: str, count: int, rounds: int, show: bool) -> dict:
     translation.activate("fr")
     requests = make_requests(count)
     result = {"vendor": connection.vendor, "games": Game.objects.count()}
-    for label, plan in (("now", picker.plan), ("before", picker_before.plan)):
-        times, whole, first, fitting, shown, three, lines, splits = [], 0, 0, 0, 0, 0, [], []
-        for request in requests:
-            args = (request.players, request.minutes, request.youngest, request.mood)
-            spent = []
-            for _round in range(rounds):
-                started = time.perf_counter()
-                answer = plan(*args)
-                spent.append(time.perf_counter() - started)
-            times.append(statistics.median(spent) * 1000)
-            games = [p.game for p in answer.together]
-            verdict = judge(games, request)
-            bad = {i: v for i, v in verdict.items() if v}
-            whole += not bad
-            first += bool(games) and not verdict[0]
-            fitting += sum(1 for i in range(len(games)) if not verdict[i])
-            shown += len(games)
-            three += len(games) >= 3
-            if bad or show:
-                lines.append(f"{request}: " + "; ".join(
-                    f"{games[i].title} ({', '.join(v)})" if i >= 0 else ", ".join(v) for i, v in sorted(bad.items())
-                ) + ("" if bad else "all fit: " + ", ".join(g.title for g in games)))
-            for split in getattr(answer, "splits", []):
-                for table in split.tables:
-                    table_verdict = judge([p.game for p in table.picks], type(request)(table.players, request.minutes, request.youngest, request.mood))
-                    splits.append(not any(v for i, v in table_verdict.items() if i >= 0))
-        result[label] = {
-            "requests": len(requests), "whole_shortlist_fits": whole, "first_pick_fits": first,
-            "picks_fit": fitting, "picks_shown": shown, "at_least_3": three,
-            "split_tables_fit": sum(splits), "split_tables": len(splits),
-            "p50_ms": round(percentile(times, 0.5), 1), "p95_ms": round(percentile(times, 0.95), 1),
-            "max_ms": round(max(times), 1), "misfits": lines,
-        }
+    result["now"] = measure(picker.plan, requests, rounds, show, judge)
+    result["before"] = measure(picker_before.plan, requests, rounds, show, judge)
+    result["options"] = measure(picker.plan, make_option_requests(max(3, count // 3)), rounds, show, judge)
     return result
+
+
+def measure(plan, requests, rounds: int, show: bool, judge) -> dict:
+    """Each request's answer, timed (the median of ``rounds``) and judged."""
+    times, whole, first, fitting, shown, three, lines, splits = [], 0, 0, 0, 0, 0, [], []
+    for request in requests:
+        args = (request.players, request.minutes, request.youngest, request.mood)
+        options = {"like": request.like} if request.like else {}
+        spent = []
+        for _round in range(rounds):
+            started = time.perf_counter()
+            answer = plan(*args, **options)
+            spent.append(time.perf_counter() - started)
+        times.append(statistics.median(spent) * 1000)
+        games = [p.game for p in answer.together]
+        verdict = judge(games, request)
+        bad = {i: v for i, v in verdict.items() if v}
+        whole += not bad
+        first += bool(games) and not verdict[0]
+        fitting += sum(1 for i in range(len(games)) if not verdict[i])
+        shown += len(games)
+        three += len(games) >= 3
+        if bad or show:
+            lines.append(f"{request}: " + "; ".join(
+                f"{games[i].title} ({', '.join(v)})" if i >= 0 else ", ".join(v) for i, v in sorted(bad.items())
+            ) + ("" if bad else "all fit: " + ", ".join(g.title for g in games)))
+        for split in getattr(answer, "splits", []):
+            for table in split.tables:
+                at_table = type(request)(table.players, request.minutes, request.youngest, request.mood, request.like)
+                table_verdict = judge([p.game for p in table.picks], at_table)
+                splits.append(not any(v for i, v in table_verdict.items() if i >= 0))
+    return {
+        "requests": len(requests), "whole_shortlist_fits": whole, "first_pick_fits": first,
+        "picks_fit": fitting, "picks_shown": shown, "at_least_3": three,
+        "split_tables_fit": sum(splits), "split_tables": len(splits),
+        "p50_ms": round(percentile(times, 0.5), 1), "p95_ms": round(percentile(times, 0.95), 1),
+        "max_ms": round(max(times), 1), "misfits": lines,
+    }
 
 
 def report(results: list[dict]) -> None:
@@ -120,12 +150,12 @@ def report(results: list[dict]) -> None:
         print(f"\n{r['vendor']} ({r['games']} games on the shelves)")
         print("| picker | whole shortlist fits | first pick fits | picks that fit | at least 3 picks | split tables fit | p50 | p95 | max |")
         print("|---|---|---|---|---|---|---|---|---|")
-        for label in ("now", "before"):
+        for label in ("now", "before", "options"):
             m = r[label]
             print(f"| {label} | {m['whole_shortlist_fits']} of {m['requests']} | {m['first_pick_fits']} of {m['requests']} | "
                   f"{m['picks_fit']} of {m['picks_shown']} | {m['at_least_3']} of {m['requests']} | "
                   f"{m['split_tables_fit']} of {m['split_tables']} | {m['p50_ms']} ms | {m['p95_ms']} ms | {m['max_ms']} ms |")
-        for label in ("now", "before"):
+        for label in ("now", "before", "options"):
             print(f"\n{r['vendor']}, {label}: requests with a pick that does not fit ({len(r[label]['misfits'])})")
             for line in r[label]["misfits"]:
                 print("  - " + line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from catalog.collection import game_traits
 from catalog.collection.models import Game, Term
 
 TIME_CHOICES = [("", _("any time"))] + [(str(m), _("%(m)d min or less") % {"m": m}) for m in (15, 30, 45, 60, 90, 120, 180)]
@@ -57,6 +58,12 @@ class PickerForm(forms.Form):
         label=_("Also boxes of these kinds"), required=False, widget=forms.CheckboxSelectMultiple,
         choices=[("campaign", _("campaign or legacy games")), ("miniatures", _("miniatures wargames")),
                  ("roleplaying", _("role-playing games"))],
+    )
+    # Only games with every ticked trait (catalog/collection/game_traits.py).
+    like = forms.MultipleChoiceField(
+        label=_("Only"), required=False, widget=forms.CheckboxSelectMultiple,
+        choices=[(game_traits.COOP, _("co-operative games")), (game_traits.PARTY, _("party games")),
+                 (game_traits.LITTLE_READING, _("games with little to read"))],
     )
     # Shown to a group the play log knows (an account, or a booking's link): see catalog/playlog/stats.py.
     not_played = forms.BooleanField(label=_("not yet played by us"), required=False)

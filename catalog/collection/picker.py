@@ -47,7 +47,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from catalog import text as textlib
-from catalog.collection import box_kinds
+from catalog.collection import box_kinds, game_traits
 from catalog.collection import query as queries
 from boxes.status import incomplete_only, unplayable_game_ids
 from catalog.collection.models import Game, Term
@@ -103,6 +103,7 @@ class Candidate:
     engine_slug: str
     tags: frozenset[str] = frozenset()
     capacity: int = 0  # the most players it seats, as the picker counts (see _capacity)
+    traits: frozenset[str] = frozenset()  # those the group asked for (see _candidates)
 
     def best_at(self, players: int) -> bool:
         low, high = self.best_min_players, self.best_max_players or self.best_min_players
@@ -200,9 +201,11 @@ def seats(row: Candidate, players: int) -> bool:
 
 
 def _box_tags() -> dict[int, frozenset[str]]:
-    """The hosts' ``box-...`` tags, by game (a handful of games: one small query)."""
+    """The hosts' ``box-...`` and ``trait-...`` tags, by game (a handful of games: one
+    small query)."""
     links = Game.terms.through.objects.filter(
-        term__kind=Term.Kind.TAG, term__slug__startswith=box_kinds.TAG_PREFIX
+        Q(term__slug__startswith=box_kinds.TAG_PREFIX) | Q(term__slug__startswith=game_traits.TAG_PREFIX),
+        term__kind=Term.Kind.TAG,
     ).values_list("game_id", "term__slug")
     tags: dict[int, set[str]] = {}
     for game_id, slug in links:
@@ -211,9 +214,10 @@ def _box_tags() -> dict[int, frozenset[str]]:
 
 
 def _candidates(players: int, minutes: int, youngest: int, smallest: int, exclude: frozenset[int] = frozenset(),
-                asked: frozenset[str] = frozenset()) -> list[Candidate]:
+                asked: frozenset[str] = frozenset(), like: frozenset[str] = frozenset()) -> list[Candidate]:
     """The one place where games are ruled out: every game here could be played
-    by some table of the group, in the time, by its youngest player."""
+    by some table of the group, in the time, by its youngest player, and has every
+    trait the group asked for (``like``: catalog/collection/game_traits.py)."""
     games = (
         Game.objects.available_now()
         .exclude(kind=Game.Kind.EXPANSION)
@@ -234,10 +238,16 @@ def _candidates(players: int, minutes: int, youngest: int, smallest: int, exclud
         row.tags = tags.get(row.id, frozenset())
         row.capacity = _capacity(row)
     allowed = set(asked) & set(box_kinds.ASKABLE)
-    return [
+    rows = [
         row for row in rows
         if (kind := box_kinds.kind_of(row.title, row.bgg_id, row.tags)) == box_kinds.PLAIN or kind in allowed
     ]
+    wanted = frozenset(like) & frozenset(game_traits.TRAITS)
+    if not wanted:
+        return rows
+    for row in rows:
+        row.traits = game_traits.traits_of(row.title, row.bgg_id, row.tags) & wanted
+    return [row for row in rows if row.traits == wanted]
 
 
 def _weight(row: Candidate, mood: str) -> tuple[int, float, str | None]:
@@ -297,6 +307,13 @@ def _score(row: Candidate, minutes: int, youngest: int, mood: str) -> _Ranked:
     return _Ranked(row, round(score, 3), fit)
 
 
+TRAIT_REASONS = {
+    game_traits.COOP: gettext_noop("co-operative: you win or lose together"),
+    game_traits.PARTY: gettext_noop("a party game"),
+    game_traits.LITTLE_READING: gettext_noop("little to read"),
+}
+
+
 def _reasons(row: Candidate, players: int, minutes: int, mood: str) -> list[str]:
     """What fit, in a few words each (the page's "Pourquoi"); the facts themselves
     (players, time, age) are the pick's line."""
@@ -304,6 +321,7 @@ def _reasons(row: Candidate, players: int, minutes: int, mood: str) -> list[str]
         _("best at %(n)d players") % {"n": players} if row.best_at(players)
         else ngettext("for %(n)d player", "for %(n)d players", players) % {"n": players}
     ]
+    reasons += [_(TRAIT_REASONS[trait]) for trait in game_traits.TRAITS if trait in row.traits]
     if row.max_time or row.min_time:
         reasons.append(_("done within %(m)d min") % {"m": minutes})
     else:
@@ -378,15 +396,17 @@ def table_sizes(players: int, tables: int) -> list[int]:
 
 
 def plan(players: int, minutes: int, youngest: int, mood: str = "anything", limit: int = SHORTLIST,
-         exclude: frozenset[int] = frozenset(), also: frozenset[str] = frozenset()) -> Plan:
+         exclude: frozenset[int] = frozenset(), also: frozenset[str] = frozenset(),
+         like: frozenset[str] = frozenset()) -> Plan:
     """Games for everyone together, and from 8 players on, ways to split into two
     or three tables with suggestions for each; none of the games in ``exclude``
     (those a group has already played, for instance); campaigns, miniatures or
-    role-playing games only when ``also`` asks for them."""
+    role-playing games only when ``also`` asks for them; only games with every
+    trait of ``like`` (co-operative, party, little to read)."""
     mood = mood if mood in MOODS else "anything"
     splitting = SPLIT_FROM <= players <= SPLIT_UP_TO
     rows = _candidates(players, minutes, youngest, SMALLEST_TABLE if splitting else players, frozenset(exclude),
-                       frozenset(also))
+                       frozenset(also), frozenset(like))
     scored = [_score(row, minutes, youngest, mood) for row in rows]
     rankings: dict[int, list[_Ranked]] = {}
 
@@ -410,10 +430,12 @@ def plan(players: int, minutes: int, youngest: int, mood: str = "anything", limi
     return result
 
 
-def pick(players: int, minutes: int, youngest: int, mood: str = "anything", limit: int = SHORTLIST) -> list[Pick]:
+def pick(players: int, minutes: int, youngest: int, mood: str = "anything", limit: int = SHORTLIST,
+         like: frozenset[str] = frozenset()) -> list[Pick]:
     """The shortlist for everyone at one table."""
     mood = mood if mood in MOODS else "anything"
-    scored = [_score(row, minutes, youngest, mood) for row in _candidates(players, minutes, youngest, players)]
+    rows = _candidates(players, minutes, youngest, players, like=frozenset(like))
+    scored = [_score(row, minutes, youngest, mood) for row in rows]
     picks = _picks(_deal([_ranked(scored, players)], limit, set()), [players], minutes, mood)[0]
     _note_incomplete(picks)
     return picks

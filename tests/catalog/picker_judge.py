@@ -16,6 +16,9 @@ A pick makes sense for a request (players, minutes, youngest, mood) when:
 5. box: a game for one evening, not a legacy or campaign game, a miniatures
    wargame, a role-playing game, an accessory or rulebook, or an expansion;
 6. confidence: at least 200 people rated it;
+7. options: it has every trait asked for (co-operative, party, little to read), as
+   the reviewed list (catalog/data/picker-traits.csv) says, or for co-operative, as
+   the name of an escape-room series says;
 
 and a shortlist makes sense when it holds at least 3 picks, each making sense,
 no two of one family (one's main title, the part before any colon, folded, without
@@ -34,6 +37,7 @@ from functools import cache
 from pathlib import Path
 
 REVIEWED = Path(__file__).resolve().parents[2] / "catalog" / "data" / "picker-boxes.csv"
+TRAITS = REVIEWED.with_name("picker-traits.csv")
 OPEN_FROM = 50
 CHILD_BELOW = 14
 KNOWN_FROM = 200
@@ -56,21 +60,33 @@ NOT_AN_EVENING = [
 ]
 
 
+# Escape-room series, every box of which is played together (written for the judge).
+ESCAPE_SERIES = re.compile(r"^(exit: the game |unlock!: |deckscape: |escape room: the game|escape tales: |adventure games: )", re.I)
+
+
 @dataclass
 class Request:
     players: int
     minutes: int
     youngest: int
     mood: str
+    like: frozenset[str] = frozenset()
 
     def __str__(self) -> str:
-        return f"{self.players} players, {self.minutes} min, youngest {self.youngest}, {self.mood}"
+        return f"{self.players} players, {self.minutes} min, youngest {self.youngest}, {self.mood}" + "".join(
+            f", {trait}" for trait in sorted(self.like))
 
 
 @cache
 def reviewed() -> dict[int, str]:
     with REVIEWED.open(encoding="utf-8", newline="") as f:
         return {int(r["bgg_id"]): r["kind"] for r in csv.DictReader(f)}
+
+
+@cache
+def traits() -> dict[int, frozenset[str]]:
+    with TRAITS.open(encoding="utf-8", newline="") as f:
+        return {int(r["bgg_id"]): frozenset(r["traits"].split()) for r in csv.DictReader(f)}
 
 
 def main_title(title: str) -> list[str]:
@@ -132,6 +148,8 @@ def problems(game, request: Request) -> list[str]:
         found.append(kind)
     if (game.rating_count or 0) < KNOWN_FROM:
         found.append(f"only {game.rating_count} ratings")
+    has = set(traits().get(game.bgg_id, ())) | ({"coop"} if ESCAPE_SERIES.search(game.title) else set())
+    found += [f"not {trait}" for trait in sorted(request.like - has)]
     return found
 
 

@@ -1,0 +1,162 @@
+"""The picker's options (issue #25): only co-operative games, party games, games with
+little to read. The traits come from the hosts' tags, the reviewed list
+(catalog/data/picker-traits.csv) and a few series' names; the list is checked
+against the shared data set; a bad answer or a bad line changes nothing."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from django.utils import translation
+
+from catalog.collection import game_traits, picker
+from catalog.collection.models import Term
+from catalog.shelves import services
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "bgg-games-21925.csv"
+
+# title, bgg_id, players, minutes, age, weight, ratings, rating: real games' facts
+SHELF = [
+    ("Pandemic", 30549, (2, 4), (45, 45), 8, "2", 100000, 7.6),
+    ("Forbidden Island", 65244, (2, 4), (30, 30), 10, "2", 40000, 6.8),
+    ("The Crew: The Quest for Planet Nine", 284083, (2, 5), (20, 20), 10, "2", 40000, 8.0),
+    ("Hanabi", 98778, (2, 5), (25, 25), 8, "2", 40000, 7.1),
+    ("Exit: The Game The Abandoned Cabin", 203420, (1, 4), (45, 90), 12, "3", 9000, 7.1),
+    ("Codenames", 178900, (2, 8), (15, 15), 14, "1", 80000, 7.6),
+    ("Dixit", 39856, (3, 6), (30, 30), 8, "1", 60000, 7.3),
+    ("Skull", 92415, (3, 6), (15, 45), 10, "1", 20000, 7.2),
+    ("Azul", 230802, (2, 4), (30, 45), 8, "2", 80000, 7.8),
+    ("Kingdomino", 204583, (2, 4), (15, 15), 8, "1", 50000, 7.3),
+    ("Race for the Galaxy", 28143, (2, 4), (30, 60), 12, "3", 30000, 7.8),
+    ("Orchard", 5770, (2, 8), (10, 10), 3, "1", 1000, 6.7),
+    ("Cockroach Poker", 11971, (2, 6), (20, 20), 8, "1", 9000, 6.7),
+]
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def shelf(make_game):
+    games = {}
+    for title, bgg_id, (low, high), (t_min, t_max), age, weight, ratings, rating in SHELF:
+        game = make_game(title, bgg_id=bgg_id, min_players=low, max_players=high, min_time=t_min, max_time=t_max,
+                         min_age=age, weight=weight, rating_count=ratings, rating=rating, owned_count=ratings * 2)
+        services.add_copy(game, "T1")
+        games[title] = game
+    return games
+
+
+def titles(picks) -> list[str]:
+    return [p.game.title for p in picks]
+
+
+def test_the_reviewed_list_names_real_games_with_known_traits_and_a_source():
+    with DATA.open(encoding="utf-8-sig", newline="") as f:
+        data = {row["bgg_id"]: row["title"] for row in csv.DictReader(f)}
+    with game_traits.REVIEWED.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [*rows[0]] == ["bgg_id", "title", "traits", "source"] and len(rows) >= 200
+    ids = [row["bgg_id"] for row in rows]
+    assert len(ids) == len(set(ids)), "one line per game"
+    for row in rows:
+        assert data.get(row["bgg_id"]) == row["title"], row  # the id is the game the line names
+        traits = row["traits"].split()
+        assert traits and set(traits) <= set(game_traits.TRAITS) and len(traits) == len(set(traits)), row
+        assert row["source"].strip(), row
+    for trait in game_traits.TRAITS:
+        assert sum(trait in row["traits"].split() for row in rows) >= 50, trait
+    # A competitive game of a co-operative family is not listed as co-operative.
+    assert "coop" not in game_traits.reviewed().get(157789, frozenset())  # Pandemic: Contagion
+
+
+def test_series_read_from_names_and_the_hosts_word_is_final():
+    for title in ("Exit: The Game The Sunken Treasure", "Unlock!: Mystery Adventures", "Deckscape: Heist in Venice",
+                  "Escape Room: The Game Jumanji", "Escape Tales: Low Memory", "Adventure Games: The Dungeon"):
+        assert game_traits.traits_of(title, None) == {game_traits.COOP}, title
+    for title in ("Deckscape Crew vs Crew: The Pirates' Island", "Exit Strategy", "Escape from Colditz", ""):
+        assert game_traits.traits_of(title, None) == frozenset(), title
+    assert game_traits.traits_of("Codenames", 178900) == {game_traits.PARTY}
+    assert game_traits.traits_of("Codenames", 178900, frozenset({"trait-little-reading", "trait-not-party"})) == {
+        game_traits.LITTLE_READING}
+    # A tag that is not a trait's says nothing.
+    assert game_traits.traits_of("Codenames", 178900, frozenset({"trait-loud", "box-plain"})) == {game_traits.PARTY}
+
+
+def test_a_co_operative_evening_gets_only_co_operative_games_and_says_so(shelf):
+    plan = picker.plan(players=4, minutes=60, youngest=12, like=frozenset({"coop"}))
+    picks = titles(plan.together)
+    # The Exit box may last 90 minutes; the children's Orchard comes last (made for 3-year-olds).
+    assert set(picks) == {"Pandemic", "Forbidden Island", "The Crew: The Quest for Planet Nine", "Hanabi", "Orchard"}
+    assert picks[0] == "Pandemic" and picks[-1] == "Orchard"
+    with translation.override("en"):
+        reasons = [picker.plan(players=4, minutes=60, youngest=12, like=frozenset({"coop"})).together[0].reasons]
+    assert "co-operative: you win or lose together" in reasons[0]
+    assert "Exit: The Game The Abandoned Cabin" in titles(picker.pick(4, 90, 12, like=frozenset({"coop"})))
+
+
+def test_options_add_up_and_a_party_of_six_gets_party_games(shelf):
+    party = titles(picker.plan(players=6, minutes=30, youngest=14, like=frozenset({"party"})).together)
+    assert set(party) == {"Codenames", "Dixit", "Cockroach Poker"}  # Skull may last 45 min
+    assert set(titles(picker.plan(players=6, minutes=45, youngest=14, like=frozenset({"party"})).together)) == {
+        "Codenames", "Dixit", "Cockroach Poker", "Skull"}
+    both = picker.plan(players=4, minutes=30, youngest=8, like=frozenset({"coop", "little-reading"}))
+    assert titles(both.together) == ["Hanabi", "Orchard"]
+    assert picker.plan(players=4, minutes=30, youngest=8, like=frozenset({*game_traits.TRAITS})).together == []
+
+
+def test_a_four_year_old_who_cannot_read_yet(shelf):
+    picks = titles(picker.pick(players=3, minutes=20, youngest=4, like=frozenset({"little-reading"})))
+    assert picks == ["Orchard"]
+    # without the option, nothing else a four-year-old can play is on this shelf either
+    assert titles(picker.pick(players=3, minutes=20, youngest=4)) == ["Orchard"]
+
+
+def test_hosts_tags_add_and_take_away_a_trait(shelf):
+    coop = Term.objects.create(kind=Term.Kind.TAG, slug="trait-coop", name_en="co-operative")
+    not_coop = Term.objects.create(kind=Term.Kind.TAG, slug="trait-not-coop", name_en="not co-operative")
+    shelf["Race for the Galaxy"].terms.add(coop)  # a house rule: played together against the deck
+    shelf["Hanabi"].terms.add(not_coop)
+    picks = titles(picker.plan(players=4, minutes=60, youngest=12, like=frozenset({"coop"})).together)
+    assert "Race for the Galaxy" in picks and "Hanabi" not in picks
+
+
+def test_the_page_offers_the_options_in_french_and_says_why(client, shelf):
+    page = client.get("/catalogue/quoi-jouer/").content.decode()
+    assert "jeux coopératifs" in page and "jeux d’ambiance" in page and "jeux avec peu de lecture" in page
+    html = client.get("/catalogue/quoi-jouer/", {"players": 4, "minutes": 60, "youngest": 12, "mood": "anything",
+                                                 "like": "coop"}).content.decode()
+    assert "coopératif : on gagne ou on perd ensemble" in html and "Codenames" not in html
+    assert 'name="like" value="coop"' in html and "checked" in html.split('value="coop"')[1][:40]
+    empty = client.get("/en/catalogue/what-to-play/", {"players": 4, "minutes": 20, "youngest": 4, "mood": "anything",
+                                                       "like": ["coop", "party"]})
+    assert empty.context["picks"] == [] and "fewer options" in empty.content.decode()
+
+
+def test_a_bad_option_is_refused_and_picks_nothing(client, shelf):
+    for like in ("solo", ["coop", "box-plain"], "trait-coop", "COOP", "coop" * 1000):
+        response = client.get("/en/catalogue/what-to-play/", {"players": 4, "minutes": 60, "youngest": 10,
+                                                              "mood": "anything", "like": like})
+        assert response.status_code == 200 and response.context["picks"] is None
+        assert [*response.context["form"].errors] == ["like"]
+    # The same option twice is one option.
+    twice = client.get("/en/catalogue/what-to-play/", {"players": 4, "minutes": 60, "youngest": 12,
+                                                       "mood": "anything", "like": ["coop", "coop"]})
+    assert set(titles(twice.context["picks"])) == set(titles(picker.pick(4, 60, 12, like=frozenset({"coop"}))))
+    # Called directly, an unknown trait is ignored rather than ruling everything out.
+    assert titles(picker.pick(4, 60, 12, like=frozenset({"bogus"}))) == titles(picker.pick(4, 60, 12))
+
+
+def test_a_bad_line_in_the_reviewed_list_stops_nothing(shelf, tmp_path, monkeypatch):
+    bad = tmp_path / "traits.csv"
+    bad.write_text("bgg_id,title,traits,source\nabc,Broken,coop,x\n,Empty,party,\n30549,Pandemic,loud,\n"
+                   "65244,Forbidden Island,coop nonsense,\n\n", encoding="utf-8")
+    monkeypatch.setattr(game_traits, "REVIEWED", bad)
+    game_traits.reviewed.cache_clear()
+    try:
+        picks = titles(picker.pick(players=4, minutes=60, youngest=12, like=frozenset({"coop"})))
+    finally:
+        game_traits.reviewed.cache_clear()
+    assert picks == ["Forbidden Island"]  # Pandemic's only trait is unknown: it says nothing
