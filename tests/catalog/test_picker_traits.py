@@ -128,7 +128,7 @@ def test_the_page_offers_the_options_in_french_and_says_why(client, shelf):
     assert "jeux coopératifs" in page and "jeux d’ambiance" in page and "jeux avec peu de lecture" in page
     html = client.get("/catalogue/quoi-jouer/", {"players": 4, "minutes": 60, "youngest": 12, "mood": "anything",
                                                  "like": "coop"}).content.decode()
-    assert "coopératif : on gagne ou on perd ensemble" in html and "Codenames" not in html
+    assert "coopératif\u00a0: on gagne ou on perd ensemble" in html  # no line break before the colon and "Codenames" not in html
     assert 'name="like" value="coop"' in html and "checked" in html.split('value="coop"')[1][:40]
     empty = client.get("/en/catalogue/what-to-play/", {"players": 4, "minutes": 20, "youngest": 4, "mood": "anything",
                                                        "like": ["coop", "party"]})
