@@ -9,9 +9,20 @@ letter or digit, holds invisible or control characters, or is one the game alrea
 has in French (case, accents and punctuation aside). Two hosts adding a name to the
 same game at the same moment are taken one after the other (the game's row is
 locked): the second sees the first's name.
+
+Beside each game, the list shows what the look-ups of public pages found
+(``catalog/data/names-fr-research.csv``: bgg_id, the outcome, the title seen, the
+page, a note): a French edition whose exact box title was left in doubt (its title
+fills the form, for a host who holds the box to confirm in one step), a page saying
+there was never a French edition, or nothing found.
 """
 
 from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, QuerySet
@@ -29,10 +40,52 @@ HOST_SOURCES = [
 ]
 
 
-def without_french_name() -> QuerySet[Game]:
-    """The games with no current French name, most owned first."""
+RESEARCH = Path(__file__).resolve().parents[1] / "data" / "names-fr-research.csv"
+# The research log's outcomes a host can use: a title seen but not taken, a page
+# saying there never was a French edition, nothing found.
+DOUBTFUL, NEVER, NOTHING = "doubtful", "never", "nothing"
+OUTCOMES = {"left out": DOUBTFUL, "unsure": DOUBTFUL, "none": NEVER, "unknown": NOTHING}
+
+
+@dataclass(frozen=True)
+class Lead:
+    outcome: str  # DOUBTFUL, NEVER or NOTHING
+    title: str  # the French title seen (DOUBTFUL only)
+    page: str  # an http(s) address, or ""
+    note: str  # in English, as the look-up wrote it
+
+
+@cache
+def leads() -> dict[int, Lead]:
+    """What the look-ups found for each game (one lead per game: a doubtful title
+    before a statement, before nothing). A line that is not one (no id, another
+    outcome, a page that is not a web address) gives no lead or no link."""
+    found: dict[int, Lead] = {}
+    rank = {DOUBTFUL: 0, NEVER: 1, NOTHING: 2}
+    with RESEARCH.open(encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f):
+            bgg_id, outcome = (row.get("bgg_id") or "").strip(), OUTCOMES.get((row.get("status") or "").strip())
+            title = " ".join((row.get("french_title") or "").split())[:NAME_MAX]
+            if not bgg_id.isdigit() or outcome is None or (outcome == DOUBTFUL and not title):
+                continue
+            page = (row.get("page") or "").strip()
+            lead = Lead(outcome, title if outcome == DOUBTFUL else "",
+                        page if page.startswith(("https://", "http://")) and page.isprintable() else "",
+                        (row.get("note") or "").strip())
+            known = found.get(int(bgg_id))
+            if known is None or rank[outcome] < rank[known.outcome]:
+                found[int(bgg_id)] = lead
+    return found
+
+
+def without_french_name(with_title_only: bool = False) -> QuerySet[Game]:
+    """The games with no current French name, most owned first; only those the
+    look-ups found a doubtful French title for, with ``with_title_only``."""
     french = GameName.objects.filter(game=OuterRef("pk"), language="fr", kind=GameName.Kind.CURRENT)
-    return Game.objects.filter(~Exists(french)).order_by("-owned_count", "id")
+    games = Game.objects.filter(~Exists(french)).order_by("-owned_count", "id")
+    if with_title_only:
+        games = games.filter(bgg_id__in=[i for i, lead in leads().items() if lead.outcome == DOUBTFUL])
+    return games
 
 
 def clean_name(raw: str) -> str:

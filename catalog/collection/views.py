@@ -5,6 +5,7 @@ list of games with no French name."""
 from __future__ import annotations
 
 import hashlib
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
@@ -130,10 +131,15 @@ def _may_name(request: HttpRequest) -> None:
 @staff_member_required
 def missing_french_names(request: HttpRequest) -> HttpResponse:
     _may_name(request)
-    page = Paginator(french_names.without_french_name().only(
-        "id", "slug", "title", "year", "owned_count", "title_pending"
+    leads_only = request.GET.get("leads") == "1"
+    page = Paginator(french_names.without_french_name(leads_only).only(
+        "id", "slug", "title", "year", "owned_count", "title_pending", "bgg_id"
     ), NAMES_PER_PAGE).get_page(request.GET.get("page"))
-    return render(request, "catalog/french_names.html", {"page": page, "form": FrenchNameForm()})
+    found = french_names.leads()
+    for game in page.object_list:
+        game.lead = found.get(game.bgg_id) if game.bgg_id else None
+    return render(request, "catalog/french_names.html", {"page": page, "form": FrenchNameForm(),
+                                                         "leads_only": leads_only, "params": "leads=1" if leads_only else ""})
 
 
 @require_POST
@@ -152,5 +158,8 @@ def add_french_name(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     page = request.POST.get("page", "")
+    query = {"leads": "1"} if request.POST.get("leads") == "1" else {}
+    if page.isdigit() and 0 < int(page) < 10_000:
+        query["page"] = str(int(page))
     address = reverse("catalog:french_names")
-    return redirect(f"{address}?page={int(page)}" if page.isdigit() and 0 < int(page) < 10_000 else address)
+    return redirect(f"{address}?{urlencode(query)}" if query else address)

@@ -1,6 +1,7 @@
 """A host on a phone, in a real Chromium: the list of games with no French name
-shows the most owned game and its form on the first screen; the host adds the
-French name in one step and the game leaves the list. axe-core finds no WCAG
+shows the most owned game and its form on the first screen, and what the look-ups
+found for a game (its doubtful title filling the form); the host adds the French
+name in one step and the game leaves the list. axe-core finds no WCAG
 violation on a phone or a desktop."""
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ create_staff_account("odile", "odile@example.org", {PASSWORD!r})
 catan = Game(title="Catan", owned_count=165000); catan.save()
 GameName.objects.create(game=catan, language="fr", name="Catan", primary=True); refresh_titles([catan])
 operation = Game(title="Operation", year=1965, owned_count=6522); operation.save()
+Game(title="Pendulum", bgg_id=312804, owned_count=6000).save()  # a doubtful title in the shipped research log
 for n in range(40):
     Game(title=f"Game number {{n}}", owned_count=1000 - n).save()
 with translation.override("fr"):
@@ -57,6 +59,10 @@ def test_a_host_adds_a_french_name_from_the_phone(server_env, browser_page):
             box = part.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
             assert box["y"] + box["height"] <= 844
+        pendulum = page.locator(".naming-item").nth(1)
+        assert "Pendulum" in pendulum.inner_text() and "Une édition française a été vue" in pendulum.inner_text()
+        assert pendulum.locator("input[name=name]").input_value().startswith("Pendulum")
+        pendulum.locator("summary").click()  # the look-up's note opens
         found = violations(page)
         assert not found, describe(found, "phone")
         browser_page.screenshot("phone", full_page=False)
