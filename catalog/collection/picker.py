@@ -6,7 +6,9 @@ one evening (no campaign, miniatures wargame or role-playing game unless the
 group asks for one; never an expansion, an accessory or a rulebook: see
 catalog/collection/box_kinds.py); the whole playing time range within the time
 the group has (the longest game must end in time); the youngest player's age,
-which must be known for a group with a child (under CHILD_BELOW). Then the seats:
+which must be known for a group with a child (under CHILD_BELOW); every option
+the group ticked (co-operative, party, little to read: catalog/collection/
+game_traits.py). Then the seats:
 a maximum of 50 or more ("1-99", BoardGameGeek's "no limit") is not a capacity
 unless the game is known to scale (party games, roll-and-writes: the reviewed
 list); otherwise it says nothing of the game's real maximum, which is then
