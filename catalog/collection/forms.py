@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from catalog.collection import game_traits
 from catalog.collection.models import Game, Term
@@ -61,7 +62,7 @@ class PickerForm(forms.Form):
     )
     # Only games with every ticked trait (catalog/collection/game_traits.py).
     like = forms.MultipleChoiceField(
-        label=_("Only"), required=False, widget=forms.CheckboxSelectMultiple,
+        label=pgettext_lazy("picker options", "Only"), required=False, widget=forms.CheckboxSelectMultiple,
         choices=[(game_traits.COOP, _("co-operative games")), (game_traits.PARTY, _("party games")),
                  (game_traits.LITTLE_READING, _("games with little to read"))],
     )

@@ -12,9 +12,9 @@ locked): the second sees the first's name.
 
 Beside each game, the list shows what the look-ups of public pages found
 (``catalog/data/names-fr-research.csv``: bgg_id, the outcome, the title seen, the
-page, a note): a French edition whose exact box title was left in doubt (its title
-fills the form, for a host who holds the box to confirm in one step), a page saying
-there was never a French edition, or nothing found.
+page, a note): a French title a page suggested but that was not taken (for a host
+who holds the box to check; never filled in for them), a French edition whose box
+title no page showed, a page saying there was never one, or nothing found.
 """
 
 from __future__ import annotations
@@ -41,50 +41,61 @@ HOST_SOURCES = [
 
 
 RESEARCH = Path(__file__).resolve().parents[1] / "data" / "names-fr-research.csv"
-# The research log's outcomes a host can use: a title seen but not taken, a page
-# saying there never was a French edition, nothing found.
-DOUBTFUL, NEVER, NOTHING = "doubtful", "never", "nothing"
-OUTCOMES = {"left out": DOUBTFUL, "unsure": DOUBTFUL, "none": NEVER, "unknown": NOTHING}
+# What the research log can tell a host about a game: a French title a page suggested
+# but that was not taken (a doubt on the words of the box, the edition or the page);
+# a French edition that exists, its box title not seen; a page saying there never was
+# one; nothing found. The log holds one look-up per game (a second look replaces the
+# first), and a former title's line is not a lead.
+SUGGESTED, EXISTS, NEVER, NOTHING = "suggested", "exists", "never", "nothing"
+OUTCOMES = {"left out": SUGGESTED, "unsure": SUGGESTED, "none": NEVER, "unknown": NOTHING}
 
 
 @dataclass(frozen=True)
 class Lead:
-    outcome: str  # DOUBTFUL, NEVER or NOTHING
-    title: str  # the French title seen (DOUBTFUL only)
+    outcome: str  # SUGGESTED, EXISTS, NEVER or NOTHING
+    title: str  # the French title a page suggested (SUGGESTED only)
     page: str  # an http(s) address, or ""
     note: str  # in English, as the look-up wrote it
 
 
+def _lead(row: dict) -> Lead | None:
+    status = (row.get("status") or "").strip()
+    outcome = OUTCOMES.get(status)
+    if outcome is None or (row.get("kind") or "").strip() not in ("", "current"):
+        return None
+    title = " ".join((row.get("french_title") or "").split())[:NAME_MAX]
+    if outcome == SUGGESTED and not title:
+        if status != "unsure":  # a title left out, with no title: nothing to say
+            return None
+        outcome = EXISTS
+    page = (row.get("page") or "").strip()
+    return Lead(outcome, title if outcome == SUGGESTED else "",
+                page if page.startswith(("https://", "http://")) and page.isprintable() else "",
+                (row.get("note") or "").strip())
+
+
 @cache
 def leads() -> dict[int, Lead]:
-    """What the look-ups found for each game (one lead per game: a doubtful title
-    before a statement, before nothing). A line that is not one (no id, another
-    outcome, a page that is not a web address) gives no lead or no link."""
+    """What the look-ups found for each game: the last usable line of the game
+    wins. A line that is not one (no id, another outcome, a suggestion with no
+    title) gives no lead, a page that is not a web address no link."""
     found: dict[int, Lead] = {}
-    rank = {DOUBTFUL: 0, NEVER: 1, NOTHING: 2}
     with RESEARCH.open(encoding="utf-8", newline="") as f:
         for row in csv.DictReader(f):
-            bgg_id, outcome = (row.get("bgg_id") or "").strip(), OUTCOMES.get((row.get("status") or "").strip())
-            title = " ".join((row.get("french_title") or "").split())[:NAME_MAX]
-            if not bgg_id.isdigit() or outcome is None or (outcome == DOUBTFUL and not title):
-                continue
-            page = (row.get("page") or "").strip()
-            lead = Lead(outcome, title if outcome == DOUBTFUL else "",
-                        page if page.startswith(("https://", "http://")) and page.isprintable() else "",
-                        (row.get("note") or "").strip())
-            known = found.get(int(bgg_id))
-            if known is None or rank[outcome] < rank[known.outcome]:
+            bgg_id = (row.get("bgg_id") or "").strip()
+            lead = _lead(row) if bgg_id.isdigit() else None
+            if lead is not None:
                 found[int(bgg_id)] = lead
     return found
 
 
 def without_french_name(with_title_only: bool = False) -> QuerySet[Game]:
-    """The games with no current French name, most owned first; only those the
-    look-ups found a doubtful French title for, with ``with_title_only``."""
+    """The games with no current French name, most owned first; only those a page
+    suggested a French title for, with ``with_title_only``."""
     french = GameName.objects.filter(game=OuterRef("pk"), language="fr", kind=GameName.Kind.CURRENT)
     games = Game.objects.filter(~Exists(french)).order_by("-owned_count", "id")
     if with_title_only:
-        games = games.filter(bgg_id__in=[i for i, lead in leads().items() if lead.outcome == DOUBTFUL])
+        games = games.filter(bgg_id__in=[i for i, lead in leads().items() if lead.outcome == SUGGESTED])
     return games
 
 

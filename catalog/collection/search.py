@@ -299,12 +299,16 @@ def search_titles(
     if ranked is None:
         return TitleResults()
     rest = queries.after_generic_lead(folded.split())
+    rest_words = queries.significant(rest)[:MAX_WORDS]
     if rest:  # "jeu d'échecs": also the games named "Échecs", a little behind the query as typed
-        without = _search(" ".join(rest), queries.significant(rest)[:MAX_WORDS], games, WORD_THRESHOLD, every=True)
+        without = _search(" ".join(rest), rest_words, games, WORD_THRESHOLD, every=True)
         ranked = _merged(ranked, [(i, name, (key[0] + LEAD_PENALTY, *key[1:])) for i, name, key in without or []])
     results = TitleResults(ids=[r[0] for r in ranked[:limit]], matched={r[0]: r[1] for r in ranked[:limit]})
     if not results.ids and suggest:
-        loose = [r[0] for r in _search(folded, words, None, SUGGEST_THRESHOLD, every=False) or []]
+        # What the query may have meant: after "jeu de", what follows it ("jeu d'echek":
+        # Échecs, not every game whose name holds "jeu").
+        meant, meant_words = (" ".join(rest), rest_words) if rest else (folded, words)
+        loose = [r[0] for r in _search(meant, meant_words, None, SUGGEST_THRESHOLD, every=False) or []]
         # A title whose correction is pending (it still looks garbled) is never offered.
         pending = set(Game.objects.filter(pk__in=loose, title_pending=True).values_list("pk", flat=True))
         results.suggestions = [pk for pk in loose if pk not in pending][:SUGGESTIONS]

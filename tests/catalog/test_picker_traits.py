@@ -6,7 +6,6 @@ against the shared data set; a bad answer or a bad line changes nothing."""
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import pytest
 
@@ -15,8 +14,7 @@ from django.utils import translation
 from catalog.collection import game_traits, picker
 from catalog.collection.models import Term
 from catalog.shelves import services
-
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "bgg-games-21925.csv"
+from tests.conftest import require
 
 # title, bgg_id, players, minutes, age, weight, ratings, rating: real games' facts
 SHELF = [
@@ -53,9 +51,16 @@ def titles(picks) -> list[str]:
     return [p.game.title for p in picks]
 
 
-def test_the_reviewed_list_names_real_games_with_known_traits_and_a_source():
-    with DATA.open(encoding="utf-8-sig", newline="") as f:
-        data = {row["bgg_id"]: row["title"] for row in csv.DictReader(f)}
+def data_set(shared_dir) -> dict[str, str]:
+    """The shared data set's games: bgg_id -> title."""
+    path = shared_dir / "data" / "bgg-games-21925.csv"
+    require(path.is_file(), f"no shared data set at {path}")
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        return {row["bgg_id"]: row["title"] for row in csv.DictReader(f)}
+
+
+def test_the_reviewed_list_names_real_games_with_known_traits_and_a_source(shared_dir):
+    data = data_set(shared_dir)
     with game_traits.REVIEWED.open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     assert [*rows[0]] == ["bgg_id", "title", "traits", "source"] and len(rows) >= 200
@@ -68,8 +73,9 @@ def test_the_reviewed_list_names_real_games_with_known_traits_and_a_source():
         assert row["source"].strip(), row
     for trait in game_traits.TRAITS:
         assert sum(trait in row["traits"].split() for row in rows) >= 50, trait
-    # A competitive game of a co-operative family is not listed as co-operative.
+    # Not co-operative: a competitive game of a co-operative family, a winner among the players.
     assert "coop" not in game_traits.reviewed().get(157789, frozenset())  # Pandemic: Contagion
+    assert "coop" not in game_traits.reviewed().get(43443, frozenset())  # Castle Panic's Master Slayer
 
 
 def test_series_read_from_names_and_the_hosts_word_is_final():
@@ -128,7 +134,11 @@ def test_the_page_offers_the_options_in_french_and_says_why(client, shelf):
     assert "jeux coopératifs" in page and "jeux d’ambiance" in page and "jeux avec peu de lecture" in page
     html = client.get("/catalogue/quoi-jouer/", {"players": 4, "minutes": 60, "youngest": 12, "mood": "anything",
                                                  "like": "coop"}).content.decode()
-    assert "coopératif\u00a0: on gagne ou on perd ensemble" in html  # no line break before the colon and "Codenames" not in html
+    assert "coopératif\u00a0: on gagne ou on perd ensemble" in html  # no line break before the colon
+    # Azul fits the group (4 players, 60 min, 12 years) but is not co-operative.
+    assert ">Azul<" in client.get("/catalogue/quoi-jouer/", {"players": 4, "minutes": 60, "youngest": 12,
+                                                            "mood": "anything"}).content.decode()
+    assert ">Azul<" not in html and ">Pandemic<" in html
     assert 'name="like" value="coop"' in html and "checked" in html.split('value="coop"')[1][:40]
     empty = client.get("/en/catalogue/what-to-play/", {"players": 4, "minutes": 20, "youngest": 4, "mood": "anything",
                                                        "like": ["coop", "party"]})

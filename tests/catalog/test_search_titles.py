@@ -125,6 +125,9 @@ def test_a_leading_jeu_de_that_the_box_does_not_carry_is_not_required(make_game)
     assert search.search_games("jeu") == search.search_games("jeu de")
     # Not at the start, "jeu" is a word of the name like any other.
     assert search.search_games("tarot jeu") == []
+    # A typo after "jeu de": the suggestions are for what follows it.
+    assert search.search_games("jeu de chogi")[:1] == [shogi.pk]
+    assert search.search_titles("jeu de shoogii").suggestions[:1] == [shogi.pk]
 
 
 def test_a_number_typed_joined_finds_its_digits_written_apart(make_game):
