@@ -45,7 +45,7 @@ $(BIN)/python:
 
 # setup.py builds two move generators in C (optional: without a compiler the engines use
 # their Python functions); a change of a C file rebuilds them.
-NATIVE := setup.py games/engines/karo/_quatre_moves.c games/engines/drumlin/_drumlin_moves.c
+NATIVE := setup.py games/engines/native_module.h games/engines/karo/_quatre_moves.c games/engines/drumlin/_drumlin_moves.c
 
 $(VENV)/.installed: pyproject.toml $(NATIVE) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .

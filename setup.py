@@ -15,11 +15,13 @@ setup(
         Extension(
             "games.engines.karo._quatre_moves",
             sources=["games/engines/karo/_quatre_moves.c"],
+            depends=["games/engines/native_module.h"],
             optional=True,
         ),
         Extension(
             "games.engines.drumlin._drumlin_moves",
             sources=["games/engines/drumlin/_drumlin_moves.c"],
+            depends=["games/engines/native_module.h"],
             optional=True,
         ),
     ],

@@ -20,6 +20,8 @@
 #include <Python.h>
 #include <string.h>
 
+#include "../native_module.h"
+
 #define SQUARES 80
 #define FILES 8
 #define MAX_RAYS 4
@@ -310,15 +312,4 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyModuleDef_Slot slots[] = {
-#ifdef Py_mod_multiple_interpreters
-    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
-#endif
-    {0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_drumlin_moves", "Drumlin's turn moves, in C.", 0, methods, slots, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__drumlin_moves(void) { return PyModuleDef_Init(&module); }
+ENGINE_MODULE(_drumlin_moves, "Drumlin's turn moves, in C.")

@@ -28,6 +28,8 @@
 #include <Python.h>
 #include <string.h>
 
+#include "../native_module.h"
+
 #define BLANK ' '
 #define EMPTY '.'
 #define NO_SIDE (-2)
@@ -332,16 +334,4 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyModuleDef_Slot slots[] = {
-#ifdef Py_mod_multiple_interpreters
-    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
-#endif
-    {0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_quatre_moves", "Quatre en ligne's movement moves, in C.", 0, methods, slots,
-    NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__quatre_moves(void) { return PyModuleDef_Init(&module); }
+ENGINE_MODULE(_quatre_moves, "Quatre en ligne's movement moves, in C.")
