@@ -11,7 +11,7 @@ from django.utils import translation
 
 from catalog.collection import box_kinds, picker
 from catalog.collection.models import Game, Term
-from catalog.shelves import services
+from tests.catalog.shelf import shelve, titles
 from tests.catalog import picker_judge
 from tests.catalog.picker_judge import Request
 
@@ -52,17 +52,7 @@ SHELF = [
 
 @pytest.fixture
 def shelf(make_game):
-    games = {}
-    for title, bgg_id, (low, high), (t_min, t_max), age, weight, ratings, rating in SHELF:
-        game = make_game(title, bgg_id=bgg_id, min_players=low, max_players=high, min_time=t_min, max_time=t_max,
-                         min_age=age, weight=weight, rating_count=ratings, rating=rating, owned_count=ratings * 2)
-        services.add_copy(game, "S1")
-        games[title] = game
-    return games
-
-
-def titles(picks) -> list[str]:
-    return [p.game.title for p in picks]
+    return shelve(make_game, SHELF, "S1")
 
 
 def test_three_thinkers_for_an_hour_get_games_for_an_evening_known_ones_first(shelf):

@@ -13,8 +13,8 @@ from django.utils import translation
 
 from catalog.collection import game_traits, picker
 from catalog.collection.models import Term
-from catalog.shelves import services
-from tests.conftest import require
+from tests.catalog.shelf import shelve, titles
+from tests.catalog.test_names_data import data_titles
 
 # title, bgg_id, players, minutes, age, weight, ratings, rating: real games' facts
 SHELF = [
@@ -38,36 +38,18 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def shelf(make_game):
-    games = {}
-    for title, bgg_id, (low, high), (t_min, t_max), age, weight, ratings, rating in SHELF:
-        game = make_game(title, bgg_id=bgg_id, min_players=low, max_players=high, min_time=t_min, max_time=t_max,
-                         min_age=age, weight=weight, rating_count=ratings, rating=rating, owned_count=ratings * 2)
-        services.add_copy(game, "T1")
-        games[title] = game
-    return games
-
-
-def titles(picks) -> list[str]:
-    return [p.game.title for p in picks]
-
-
-def data_set(shared_dir) -> dict[str, str]:
-    """The shared data set's games: bgg_id -> title."""
-    path = shared_dir / "data" / "bgg-games-21925.csv"
-    require(path.is_file(), f"no shared data set at {path}")
-    with path.open(encoding="utf-8-sig", newline="") as f:
-        return {row["bgg_id"]: row["title"] for row in csv.DictReader(f)}
+    return shelve(make_game, SHELF, "T1")
 
 
 def test_the_reviewed_list_names_real_games_with_known_traits_and_a_source(shared_dir):
-    data = data_set(shared_dir)
+    data = data_titles(shared_dir)
     with game_traits.REVIEWED.open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     assert [*rows[0]] == ["bgg_id", "title", "traits", "source"] and len(rows) >= 200
     ids = [row["bgg_id"] for row in rows]
     assert len(ids) == len(set(ids)), "one line per game"
     for row in rows:
-        assert data.get(row["bgg_id"]) == row["title"], row  # the id is the game the line names
+        assert data.get(int(row["bgg_id"])) == row["title"], row  # the id is the game the line names
         traits = row["traits"].split()
         assert traits and set(traits) <= set(game_traits.TRAITS) and len(traits) == len(set(traits)), row
         assert row["source"].strip(), row
