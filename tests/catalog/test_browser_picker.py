@@ -2,7 +2,8 @@
 something to think about in an hour; the answer opens on the first screen with
 the first pick, its one-line facts, its "Pourquoi" and (issue #26) the word that
 its only box on the shelf is incomplete, and neither the form nor the answer has
-an axe-core (WCAG 2.2 A/AA) violation. Screenshots at phone and desktop sizes."""
+an axe-core (WCAG 2.2 A/AA) violation; ticking "jeux coopératifs" keeps only the
+co-operative box, its reason on the first screen. Screenshots at phone and desktop sizes."""
 
 from __future__ import annotations
 
@@ -32,6 +33,10 @@ for title, low, high, t_min, t_max, age, weight in [
     copy = services.add_copy(g, "A1")
     if weight == "3":  # every box a thinky group may be offered misses a part, still playable
         BoxState.objects.create(copy=copy, incomplete=True)
+island = Game(title="Forbidden Island", bgg_id=65244, min_players=2, max_players=4, min_time=30, max_time=30,
+              min_age=10, weight="2", rating=6.8, rating_count=20000, owned_count=40000)  # co-operative (the list)
+island.save()
+services.add_copy(island, "A1")
 """
 
 
@@ -68,6 +73,20 @@ def test_three_thinkers_see_their_first_pick_and_why_on_the_first_phone_screen(s
             found = violations(page)
             assert not at_least(found, "moderate"), describe(found, "picker answer")
             page.screenshot(path=str(ROOT / "artifacts" / "screenshots" / "test_browser_picker-phone.png"), full_page=False)
+            # An option ticked: only the co-operative game, saying so, still on the first screen.
+            page.locator("#id_mood").select_option("anything")
+            page.get_by_label("jeux coopératifs").check()
+            page.get_by_role("button", name="Proposer des jeux").click()
+            page.wait_for_url("**like=coop**")
+            picks = page.locator("#picks .pick")
+            picks.first.wait_for()
+            assert picks.count() == 1 and picks.first.locator("h3").inner_text() == "Forbidden Island"
+            why = picks.first.locator(".why")
+            assert "coopératif" in why.inner_text()
+            box = why.bounding_box()
+            assert box and 0 <= box["y"] and box["y"] + box["height"] <= 844
+            found = violations(page)
+            assert not at_least(found, "moderate"), describe(found, "picker with an option")
             page.set_viewport_size({"width": 1280, "height": 800})
             page.screenshot(path=str(ROOT / "artifacts" / "screenshots" / "test_browser_picker-desktop.png"), full_page=False)
     finally:

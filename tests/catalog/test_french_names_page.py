@@ -84,6 +84,7 @@ def test_a_guest_or_a_player_can_neither_see_nor_add(client, bob, shelf, who):
     if who == "bob":
         client.force_login(bob)
     assert client.get(reverse("catalog:french_names")).status_code == 302  # to the staff login
+    assert client.get(reverse("catalog:french_names"), {"leads": "1"}).status_code == 302  # nor the leads
     assert add(client, shelf["operation"], "Docteur Maboul").status_code == 302
     assert not GameName.objects.filter(game=shelf["operation"]).exists()
 
@@ -92,6 +93,7 @@ def test_a_staff_account_without_the_right_is_refused(client, shelf, django_user
     clerk = django_user_model.objects.create_user("clerk", "clerk@example.org", "pw", is_staff=True)
     client.force_login(clerk)
     assert client.get(reverse("catalog:french_names")).status_code == 403
+    assert client.get(reverse("catalog:french_names"), {"leads": "1"}).status_code == 403
     assert add(client, shelf["operation"], "Docteur Maboul").status_code == 403
     assert not GameName.objects.filter(game=shelf["operation"]).exists()
 
@@ -162,6 +164,10 @@ def test_the_page_number_sent_back_cannot_redirect_elsewhere(client, alice, shel
     for page in ("//evil.example/", "https://evil.example", "-1", "99999999999"):
         response = add(client, shelf["hippos"], f"Hippos {page[:3]}x", page=page)
         assert response["Location"] == reverse("catalog:french_names")
+    # Nor the leads filter: only "1" is kept, nothing else of what was sent.
+    for leads in ("//evil.example/", "1&next=https://evil.example", "0"):
+        response = add(client, shelf["hippos"], f"Hippos {leads[:4]}y", page="2", leads=leads)
+        assert response["Location"] == reverse("catalog:french_names") + "?page=2"
 
 
 def test_a_flood_of_names_is_cut_by_the_rate_limit(client, alice, make_game, settings):
