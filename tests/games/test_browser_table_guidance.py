@@ -64,13 +64,16 @@ def wait_for_turn(probe: Any, site: LiveSite, table: int, timeout: float = 30.0)
             # CI machine with Redis a page has stayed a version behind for over 60 s (an
             # open bug, in the session notes): past 30 s, the test reloads the page as a
             # player would, since what it checks is the guidance, not the delivery.
-            selector = f"[data-table-page][data-v='{state['v']}']"
+            # At least that version: a move of hers still in flight when the state was read
+            # (Rampants et Sauteurs' layout, confirmed both at once) puts the page past it.
+            shown = ("v => { const page = document.querySelector('[data-table-page]');"
+                     " return !!page && Number(page.dataset.v) >= v; }")
             try:
-                probe.page.wait_for_selector(selector, timeout=30_000)
+                probe.page.wait_for_function(shown, arg=state["v"], timeout=30_000)
             except PlaywrightTimeout:
                 print(f"page still behind v{state['v']} after 30 s: reloaded")
                 probe.page.reload()
-                probe.page.wait_for_selector(selector, timeout=30_000)
+                probe.page.wait_for_function(shown, arg=state["v"], timeout=30_000)
             probe.page.wait_for_selector("[data-status][data-turn='true']")
             return state
         assert time.monotonic() < deadline, f"never my turn: {state['status']} {state['to_act']}"
