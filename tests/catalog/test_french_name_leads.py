@@ -116,7 +116,10 @@ def test_only_the_games_with_a_title_seen_and_the_filter_survives_an_add(client,
 def test_the_shipped_log_names_games_of_the_data_set_with_known_outcomes(shared_dir):
     data = {str(bgg_id) for bgg_id in data_titles(shared_dir)}
     hosts_not_linked = ("wp.me", "pdf.lu", "archive.", "paperai", "wiki.x.io", "vvikipidea", "zxc.wiki",
-                        "frwiki.wiki", "iiab.me", "rhythmusic", "doczz", "fdocuments", "pdfslide", "pdfcoke")
+                        "frwiki.wiki", "iiab.me", "rhythmusic", "doczz", "fdocuments", "pdfslide", "pdfcoke",
+                        "wikipedie", "wikimili", "wikiland", "wikizero", "fr-academic", "melakarnets", "fanyv88",
+                        "scribd", "studylib", "docslib", "docslide", "documents.pub", "fichier-pdf", "libble",
+                        "manuals.online")
     with french_names.RESEARCH.open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) > 1500
