@@ -152,3 +152,32 @@ def test_a_bad_line_in_the_reviewed_list_stops_nothing(shelf, tmp_path, monkeypa
     finally:
         game_traits.reviewed.cache_clear()
     assert picks == ["Forbidden Island"]  # Pandemic's only trait is unknown: it says nothing
+
+
+# A family weekend: real boxes for small children (facts from the shared data set).
+FAMILY_SHELF = [
+    ("Lotto", 11028, (2, 48), (30, 30), 3, "1", 271, 3.7),
+    ("Yeti in My Spaghetti", 198961, (2, 99), (15, 15), 4, "1", 285, 5.0),
+    ("Perfection", 5588, (1, 99), (6, 6), 4, "1", 1125, 4.3),
+    ("Concept Kids: Animals", 247314, (2, 12), (20, 20), 4, "1", 593, 7.1),
+    ("The Secret Door", 6558, (1, 8), (20, 20), 5, "1", 275, 6.1),
+    ("Monster Chase", 43578, (1, 6), (10, 10), 4, "1", 940, 6.3),
+    ("Mmm!", 172507, (1, 6), (15, 20), 5, "1", 532, 6.4),
+    ("The Color Monster", 256980, (2, 5), (25, 25), 3, "1", 243, 6.7),
+    ("Rhino Hero", 91514, (2, 5), (5, 15), 5, "1", 9053, 6.9),
+]
+
+
+def test_a_family_of_fifteen_with_a_child_of_four_gets_the_games_that_really_scale(make_game):
+    shelve(make_game, FAMILY_SHELF, "F1")
+    # Lotto seats 48; the reviewed list says the noodle-pulling and the timer game take any
+    # number in turn. Concept Kids stops at 12, Rhino Hero at 5.
+    assert set(titles(picker.pick(players=15, minutes=45, youngest=4))) == {
+        "Lotto", "Yeti in My Spaghetti", "Perfection"}
+
+
+def test_six_with_a_child_of_five_can_play_together_against_the_game(make_game):
+    shelve(make_game, FAMILY_SHELF, "F1")
+    picks = titles(picker.pick(players=6, minutes=30, youngest=5, like=frozenset({"coop"})))
+    # The Color Monster seats five; Rhino Hero is not co-operative.
+    assert set(picks) == {"The Secret Door", "Monster Chase", "Mmm!"}
