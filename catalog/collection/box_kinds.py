@@ -19,10 +19,11 @@ No Django query here: the caller passes the game and its tag slugs.
 
 from __future__ import annotations
 
-import csv
 import re
 from functools import cache, lru_cache
 from pathlib import Path
+
+from catalog.collection import csv_rows
 
 PLAIN = "plain"
 CAMPAIGN = "campaign"
@@ -71,8 +72,7 @@ _WITH_BASE = _any(r"\bwith\b.*\bexpansion", r"\bcontaining\b", r"\bincluding\b",
 @cache
 def reviewed() -> dict[int, str]:
     """The reviewed list: bgg_id -> kind (or "plain", or "scales")."""
-    with REVIEWED.open(encoding="utf-8", newline="") as f:
-        return {int(row["bgg_id"]): row["kind"].strip() for row in csv.DictReader(f) if row.get("bgg_id", "").strip().isdigit()}
+    return {bgg_id: (row.get("kind") or "").strip() for bgg_id, row in csv_rows.by_bgg_id(REVIEWED)}
 
 
 @lru_cache(maxsize=65536)

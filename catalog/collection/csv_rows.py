@@ -10,13 +10,18 @@ only ever be rejected itself: it never swallows, shifts or re-decodes another.
   some bytes that are not (an old spreadsheet's Windows-1252 export) is read as
   Windows-1252 and said so; otherwise a line that is not UTF-8 is rejected, and
   the others are read as they are.
+
+And the reviewed lists the project ships beside its code (catalog/data/*.csv, keyed
+by bgg_id), read line by line by the modules that own them (``by_bgg_id``).
 """
 
 from __future__ import annotations
 
 import csv
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 class ImportFileError(ValueError):
@@ -110,3 +115,14 @@ def read(raw: bytes, name: str) -> ReadFile:
             continue
         out.rows.append((index, row))
     return out
+
+
+def by_bgg_id(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
+    """The lines of a reviewed list the project ships (catalog/data/*.csv, a header
+    naming ``bgg_id``), each with its game's id; a line whose id is not a number is
+    skipped, never fatal: each list's test keeps the shipped file clean."""
+    with path.open(encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f):
+            bgg_id = (row.get("bgg_id") or "").strip()
+            if bgg_id.isdigit():
+                yield int(bgg_id), row

@@ -19,7 +19,6 @@ title no page showed, a page saying there was never one, or nothing found.
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -29,6 +28,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
 from catalog import text as textlib
+from catalog.collection import csv_rows
 from catalog.collection.models import Game, GameName, refresh_titles
 from catalog.errors import CatalogError
 from ludo.accounts import has_hidden_characters
@@ -80,12 +80,10 @@ def leads() -> dict[int, Lead]:
     wins. A line that is not one (no id, another outcome, a suggestion with no
     title) gives no lead, a page that is not a web address no link."""
     found: dict[int, Lead] = {}
-    with RESEARCH.open(encoding="utf-8", newline="") as f:
-        for row in csv.DictReader(f):
-            bgg_id = (row.get("bgg_id") or "").strip()
-            lead = _lead(row) if bgg_id.isdigit() else None
-            if lead is not None:
-                found[int(bgg_id)] = lead
+    for bgg_id, row in csv_rows.by_bgg_id(RESEARCH):
+        lead = _lead(row)
+        if lead is not None:
+            found[bgg_id] = lead
     return found
 
 

@@ -19,10 +19,11 @@ No Django query here: the caller passes the game and its tag slugs.
 
 from __future__ import annotations
 
-import csv
 import re
 from functools import cache
 from pathlib import Path
+
+from catalog.collection import csv_rows
 
 COOP = "coop"
 PARTY = "party"
@@ -46,12 +47,10 @@ def reviewed() -> dict[int, frozenset[str]]:
     unknown trait) is skipped, never fatal: tests/catalog/test_picker_traits.py keeps
     the shipped file clean."""
     out: dict[int, frozenset[str]] = {}
-    with REVIEWED.open(encoding="utf-8", newline="") as f:
-        for row in csv.DictReader(f):
-            bgg_id = (row.get("bgg_id") or "").strip()
-            traits = frozenset((row.get("traits") or "").split()) & frozenset(TRAITS)
-            if bgg_id.isdigit() and traits:
-                out[int(bgg_id)] = traits
+    for bgg_id, row in csv_rows.by_bgg_id(REVIEWED):
+        traits = frozenset((row.get("traits") or "").split()) & frozenset(TRAITS)
+        if traits:
+            out[bgg_id] = traits
     return out
 
 

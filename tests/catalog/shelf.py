@@ -4,6 +4,9 @@ with one copy on the shelf."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from pathlib import Path
+
 from catalog.shelves import services
 
 
@@ -20,3 +23,17 @@ def shelve(make_game, rows, location: str) -> dict:
 
 def titles(picks) -> list[str]:
     return [p.game.title for p in picks]
+
+
+@contextmanager
+def reviewed_list(module, path: Path, text: str):
+    """Within the block, ``module``'s reviewed list (its ``REVIEWED`` file, read once by
+    its cached ``reviewed()``) is ``text``, written at ``path``; the shipped one after."""
+    path.write_text(text, encoding="utf-8")
+    shipped, module.REVIEWED = module.REVIEWED, path
+    module.reviewed.cache_clear()
+    try:
+        yield
+    finally:
+        module.REVIEWED = shipped
+        module.reviewed.cache_clear()

@@ -13,7 +13,7 @@ from django.utils import translation
 
 from catalog.collection import game_traits, picker
 from catalog.collection.models import Term
-from tests.catalog.shelf import shelve, titles
+from tests.catalog.shelf import reviewed_list, shelve, titles
 from tests.catalog.test_names_data import data_titles
 
 # title, bgg_id, players, minutes, age, weight, ratings, rating: real games' facts
@@ -141,16 +141,11 @@ def test_a_bad_option_is_refused_and_picks_nothing(client, shelf):
     assert titles(picker.pick(4, 60, 12, like=frozenset({"bogus"}))) == titles(picker.pick(4, 60, 12))
 
 
-def test_a_bad_line_in_the_reviewed_list_stops_nothing(shelf, tmp_path, monkeypatch):
-    bad = tmp_path / "traits.csv"
-    bad.write_text("bgg_id,title,traits,source\nabc,Broken,coop,x\n,Empty,party,\n30549,Pandemic,loud,\n"
-                   "65244,Forbidden Island,coop nonsense,\n\n", encoding="utf-8")
-    monkeypatch.setattr(game_traits, "REVIEWED", bad)
-    game_traits.reviewed.cache_clear()
-    try:
+def test_a_bad_line_in_the_reviewed_list_stops_nothing(shelf, tmp_path):
+    with reviewed_list(game_traits, tmp_path / "traits.csv",
+                       "bgg_id,title,traits,source\nabc,Broken,coop,x\n,Empty,party,\n30549,Pandemic,loud,\n"
+                       "65244,Forbidden Island,coop nonsense,\n\n"):
         picks = titles(picker.pick(players=4, minutes=60, youngest=12, like=frozenset({"coop"})))
-    finally:
-        game_traits.reviewed.cache_clear()
     assert picks == ["Forbidden Island"]  # Pandemic's only trait is unknown: it says nothing
 
 
