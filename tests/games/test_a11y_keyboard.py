@@ -366,6 +366,10 @@ def type_move(page: Any, move: str, typed: str | None = None) -> None:
     page.keyboard.press("Enter")
 
 
+# A setup that leaves its player no move (crawlers behind, jumpers in front, walled in).
+STUCK_SETUP = {"rampants-sauteurs": "CCC/JJJ"}
+
+
 @pytest.mark.parametrize("game", ["drumlin", "quatre-en-ligne", "eclaircissement", "rampants-sauteurs", "drekki"])
 def test_a_whole_game_typed_with_the_keyboard_alone_and_every_move_said(site, new_zoe, game):
     """Zoé plays a whole game against the easy bot with the keyboard alone, every move
@@ -404,6 +408,11 @@ def test_a_whole_game_typed_with_the_keyboard_alone_and_every_move_said(site, ne
             wait_turn_or_end(page, snap["v"])
             continue
         move = chooser.choose(snap["view"], 0)
+        if move == STUCK_SETUP.get(game):
+            # The greedy chooser takes this setup whenever the bot has set up first, and
+            # when the easy bot draws the same one (1 deal in 20) neither side can move:
+            # a draw before Zoé types a second move. She sets up so that she can move.
+            move = "CJC/CJJ"
         assert move in snap["legal"], (move, snap["legal"])
         page.wait_for_function("(v) => Number(document.querySelector('[data-table-page]').dataset.v) >= v", arg=snap["v"])
         if version(page) != snap["v"]:
