@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import require
+from tests.french import typeset
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
@@ -182,6 +183,16 @@ def test_it_translates_every_french_entry():
                     if set(re.findall(r"%\(\w+\)[sdif]|\{\w*\}", text)) - wanted:
                         problems.append(f"{where}: the translation uses a placeholder the msgid lacks")
     assert not problems, "Untranslated French UI text (run `make messages`, translate, `make compilemessages`):\n" + "\n".join(problems)
+
+
+def test_it_keeps_french_marks_with_their_word_by_a_no_break_space():
+    """A space that may break before ; : ! ? or inside « » leaves the mark alone at the
+    start of a line on a phone: the French catalogue writes no-break spaces there."""
+    problems = []
+    for po in catalogues("fr"):
+        for entry in parse_po(po)[1:]:
+            problems += [f"{po.relative_to(ROOT)}: {text!r}" for text in entry.msgstr.values() if typeset(text) != text]
+    assert not problems, "French marks after a plain space (see tests/french.py):\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])
