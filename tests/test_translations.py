@@ -10,6 +10,7 @@ dependency-free on purpose.
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import shutil
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import require
+from tests.french import typeset
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
@@ -182,6 +184,40 @@ def test_it_translates_every_french_entry():
                     if set(re.findall(r"%\(\w+\)[sdif]|\{\w*\}", text)) - wanted:
                         problems.append(f"{where}: the translation uses a placeholder the msgid lacks")
     assert not problems, "Untranslated French UI text (run `make messages`, translate, `make compilemessages`):\n" + "\n".join(problems)
+
+
+def test_it_keeps_french_marks_with_their_word_by_a_no_break_space():
+    """A space that may break before ; : ! ? or inside « » leaves the mark alone at the
+    start of a line on a phone: the French catalogue writes no-break spaces there."""
+    problems = []
+    for po in catalogues("fr"):
+        for entry in parse_po(po)[1:]:
+            problems += [f"{po.relative_to(ROOT)}: {text!r}" for text in entry.msgstr.values() if typeset(text) != text]
+    assert not problems, "French marks after a plain space (see tests/french.py):\n" + "\n".join(problems)
+
+
+def french_texts_of(value):
+    """The French texts of a lesson: every "fr" value, at any depth."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "fr" and isinstance(item, str):
+                yield item
+            else:
+                yield from french_texts_of(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from french_texts_of(item)
+
+
+def test_the_french_rules_pages_and_lessons_follow_the_same_typography():
+    problems = [str(page.relative_to(ROOT)) for page in sorted((ROOT / "templates").rglob("*.fr.html"))
+                if typeset(page.read_text(encoding="utf-8")) != page.read_text(encoding="utf-8")]
+    lessons = sorted((ROOT / "games" / "lessons").glob("*.json"))
+    assert lessons
+    for lesson in lessons:
+        problems += [f"{lesson.name}: {text!r}" for text in french_texts_of(json.loads(lesson.read_text(encoding="utf-8")))
+                     if typeset(text) != text]
+    assert not problems, "French marks after a plain space (see tests/french.py):\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])

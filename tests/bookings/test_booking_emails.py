@@ -14,6 +14,7 @@ from django.test import override_settings
 from games.bookings import emails, services
 from games.bookings.errors import BookingError
 from tests.bookings.conftest import guest
+from tests.french import typeset
 
 
 def only_calendar(message):
@@ -34,7 +35,7 @@ def test_the_confirmation_has_a_working_link_and_an_ics(soon, client, mailoutbox
         booking = services.book(session.pk, seats=2, language="fr", **guest(1))
     [message] = mailoutbox
     assert message.to == ["guest1@example.org"]
-    assert message.subject == f"Réservation confirmée : {session.title}"
+    assert message.subject == typeset(f"Réservation confirmée : {session.title}")
     assert "https://ludo.example/sessions/reservation/" in message.body
     assert client.get(link_path(message)).status_code == 200
     [event] = only_calendar(message).walk("VEVENT")

@@ -14,6 +14,7 @@ from boxes.models import BoxState, Count, Shortfall, StrayPiece
 from catalog.collection import picker
 from catalog.shelves.models import MissingPart
 from tests.boxes.conftest import saturday_session
+from tests.french import typeset
 
 pytestmark = pytest.mark.django_db
 
@@ -203,4 +204,4 @@ def test_a_game_with_no_playable_box_cannot_be_proposed_for_a_session(alice, box
     count(box, alice, full(box, Drumlin=0))
     form = ProposalForm(data)
     assert not form.is_valid()
-    assert form.errors["game"] == ["Aucune boîte de ce jeu n’est jouable en ce moment : il manque une pièce."]
+    assert form.errors["game"] == [typeset("Aucune boîte de ce jeu n’est jouable en ce moment : il manque une pièce.")]

@@ -11,6 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from catalog.collection import names
 from catalog.collection.models import Game, GameName, refresh_titles
 from ludo.language import english_url
+from tests.french import typeset
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,7 @@ def ttr(make_game):
 def test_the_french_page_shows_the_french_name_and_the_original_beside_it(client, ttr):
     html = client.get(ttr.get_absolute_url()).content.decode()
     assert "<h1>Les Aventuriers du Rail" in html
-    assert "Titre original :" in html and "Ticket to Ride" in html
+    assert typeset("Titre original :") in html and "Ticket to Ride" in html
     assert "Zug um Zug" in html and "Aventuriers du Rail <small" in html
     assert 'href="https://boardgamegeek.com/boardgame/9209"' in html
     assert "Des trains à travers l&#x27;Amérique." in html

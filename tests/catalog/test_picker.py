@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-
 from django.utils import translation
 
 from catalog.collection import picker
 from catalog.collection.models import MAX_PLAYERS_OPEN, Game, Term
 from catalog.shelves import services
 from catalog.shelves.models import Copy
+from tests.french import typeset
 
 pytestmark = pytest.mark.django_db
 
@@ -162,4 +162,4 @@ def test_twelve_players_get_tables_with_suggestions_each(client, make_game):
         for table in split.tables:
             assert all(p.game.min_players <= table.players <= p.game.max_players for p in table.picks)
     html = client.get("/catalogue/quoi-jouer/", {"players": 12, "minutes": 60, "youngest": 10, "mood": "anything"}).content.decode()
-    assert "Ou répartis en plusieurs tables" in html and "3 tables : 4 + 4 + 4 joueurs" in html and "Pourquoi" in html
+    assert "Ou répartis en plusieurs tables" in html and typeset("3 tables : 4 + 4 + 4 joueurs") in html and "Pourquoi" in html

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import bots, engines
+from tests.french import typeset
 from tests.games.ui_server import DESKTOP, PHONE, TABLET, guest_page, live_site  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
@@ -131,7 +132,7 @@ def test_a_person_beats_an_easy_bot_by_clicking_with_a_reload_in_the_middle(live
     assert final["status"] == "finished", final["status"]
     winners = final["outcome"]["winners"]
     result, title, text = (
-        ("won", "Vous avez gagné !", "Gagnant, Zoé : ") if final["seat"] in winners
+        ("won", typeset("Vous avez gagné !"), typeset("Gagnant, Zoé : ")) if final["seat"] in winners
         else ("draw", "Partie nulle", "") if not winners
         else ("lost", "Vous avez perdu", "Gagnant, ")
     )
@@ -221,7 +222,7 @@ def test_two_people_play_each_other_while_a_spectator_watches(live_site, chromiu
     violet.keyboard.press("Enter")
     wait_for_my_turn_or_end(pink)
     assert pink.locator("[data-moves] li.last .move-text").get_attribute("data-notation") == "Ed5-d7"
-    assert pink.locator("[data-moves] li.last .move-text").inner_text() == "Zoé : éléphant d5 → d7"
+    assert pink.locator("[data-moves] li.last .move-text").inner_text() == typeset("Zoé : éléphant d5 → d7")
 
     # The spectator sees the moves arrive, without reloading.
     watcher.page.wait_for_function(SHOWS_MOVE, arg="Ed5-d7")
@@ -350,7 +351,7 @@ def test_the_board_guides_every_kind_of_move(daphne_server, browser_page):
     show(page, "e7/8/3(DEd)1E2/8/2E5/7*/2E5/7e/6e1/1E6 p - std -", 1)
     d8 = page.locator("[data-square='d8']")
     assert "five" in d8.get_attribute("class") and d8.locator(".five-mark").count() == 1
-    assert "Attention : vaut 5" in d8.get_attribute("aria-label")
+    assert typeset("Attention : vaut 5") in d8.get_attribute("aria-label")
     assert "selected" in d8.get_attribute("class")
     assert "Obligation à 5" in page.locator("[data-guide]").inner_text()
     page.locator("[data-square='a10']").click()  # a piece off d8 cannot move first

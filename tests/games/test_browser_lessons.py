@@ -11,10 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from games import lessons
-from tests.games.ui_server import DESKTOP, PHONE, new_page  # noqa: F401  (fixture)
+from tests.french import typeset
 from tests.games.module_site import live_site, module_live_site, shared_live_site  # noqa: F401  (fixtures)
-
-
+from tests.games.ui_server import DESKTOP, PHONE, new_page  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.one_stack]
 SCREENS = Path("/work/artifacts/screens/h17-learn")
@@ -67,7 +66,7 @@ def test_a_lesson_is_completed_by_clicking_with_a_wrong_move_explained(live_site
     # A wrong (legal) move: explained in words, next to the board, in view; the position comes back.
     click_move(page, "a1", "b2")
     feedback = page.locator("[data-feedback]")
-    expect(feedback).to_have_text(re.compile(r"^Pas celui-ci\. C'est un simple pas : il termine le tour\."))
+    expect(feedback).to_have_text(re.compile(typeset(r"^Pas celui-ci\. C'est un simple pas : il termine le tour\.")))
     expect(feedback).to_have_attribute("data-kind", "wrong")
     assert in_viewport(page, "[data-feedback]")
     shoot(probe, f"lesson-wrong-move-{size}")

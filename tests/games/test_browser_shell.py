@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import engines
+from tests.french import typeset
 
 pytestmark = pytest.mark.browser
 
@@ -52,7 +53,7 @@ export function mount(host, options) {
   };
 }
 """
-CHOOSE_AGAIN = "La partie a avancé avant que votre coup n’arrive : choisissez de nouveau."
+CHOOSE_AGAIN = typeset("La partie a avancé avant que votre coup n’arrive : choisissez de nouveau.")
 
 
 def seat(index: int, name: str) -> dict[str, Any]:
@@ -303,7 +304,7 @@ def test_the_move_list_shows_a_secret_layout_once_revealed_and_moves_in_words(da
     expect(page.locator("[data-moves] li[data-v='5'] .move-text")).to_have_attribute("data-notation", "JJC/CCJ")
     # In words: which squares get jumpers and crawlers (seat 0 on ranks 1 and 2).
     expect(page.locator("[data-moves] li[data-v='5'] .move-text")).to_have_text(
-        re.compile(r"se place : sauteurs en a1, b1 et c2, rampants en c1, a2 et b2$"))
+        re.compile(typeset(r"se place : sauteurs en a1, b1 et c2, rampants en c1, a2 et b2$")))
     assert move_texts(page) == ["CJJ/JCC", "JJC/CCJ"]
 
     # Léo passes: a word in the list, the notation in its title.

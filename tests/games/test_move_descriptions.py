@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from games import engines
+from tests.french import typeset
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("describe_moves.mjs")
@@ -243,4 +244,4 @@ def test_known_sentences(tmp_path):
         "Ben lays a card face down",
     ]
     assert french[:2] == ["Ben mise 7", "Zoé se retire"]
-    assert french[4] == "Ben : éléphant b1 → b4"
+    assert french[4] == typeset("Ben : éléphant b1 → b4")

@@ -12,6 +12,7 @@ from django.utils import translation
 
 from catalog.models import Game
 from games import services
+from tests.french import typeset
 from tests.games.tables_helpers import confirm, guest
 from tests.games.test_ratings_pages import finished_rated_game
 
@@ -31,7 +32,7 @@ def test_the_profile_gives_each_count_its_plural_and_calls_the_rating_cote(clien
     client.force_login(ana)
     html = client.get(reverse("player_profile", args=["ana"])).content.decode()
     record = "1 gagnée, 0 perdue, 0 nulle." if winner == "ana" else "0 gagnée, 1 perdue, 0 nulle."
-    assert f"1 partie jouée : {record}" in html
+    assert typeset(f"1 partie jouée : {record}") in html
     assert "(s)" not in html
     assert "<span>Cote</span>" in html and "Classement<" not in html
     with translation.override("en"):

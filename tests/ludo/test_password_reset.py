@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
+from tests.french import typeset
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,7 @@ NEW_PASSWORD = "une toute nouvelle phrase de passe"
 
 def test_the_login_page_links_to_it():
     html = Client().get("/compte/connexion/").content.decode()
-    assert 'href="/compte/mot-de-passe/oubli/"' in html and "Mot de passe oublié ?" in html
+    assert 'href="/compte/mot-de-passe/oubli/"' in html and typeset("Mot de passe oublié ?") in html
 
 
 def test_it_mails_a_link_on_the_site_url_and_the_link_sets_a_new_password(bob, settings):

@@ -13,6 +13,7 @@ from catalog.playlog import services
 from catalog.playlog.models import Play, Player
 from catalog.playlog.rules import PlayRefused, Seat
 from catalog.playlog.services import Author
+from tests.french import typeset
 from tests.playlog.conftest import entry
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def test_it_accepts_today_and_the_past(bob, ticket):
 
 def test_it_refuses_a_player_named_twice_whatever_the_case_accents_and_spaces(bob, ticket):
     messages = refused(Author(bob), entry(ticket, ("Hélène", None, True), ("  helene ", None, False)))
-    assert messages == ["helene est nommé deux fois : chaque joueur une seule fois."]
+    assert messages == [typeset("helene est nommé deux fois : chaque joueur une seule fois.")]
 
 
 def test_it_refuses_an_account_named_twice(bob, ticket):
@@ -63,7 +64,7 @@ def test_it_refuses_a_play_without_players(bob, ticket):
 
 def test_it_refuses_a_winner_who_is_not_a_player(bob, ticket):
     messages = refused(Author(bob), entry(ticket, ("Bob", None, False), ("", None, True)))
-    assert "Un gagnant doit être l’un des joueurs : donnez son nom." in messages
+    assert typeset("Un gagnant doit être l’un des joueurs : donnez son nom.") in messages
 
 
 def test_it_refuses_a_score_without_a_player(bob, ticket):
@@ -73,7 +74,7 @@ def test_it_refuses_a_score_without_a_player(bob, ticket):
 
 def test_it_refuses_a_negative_score_unless_the_game_has_them(bob, ticket):
     messages = refused(Author(bob), entry(ticket, ("Bob", 3, True), ("Anne", -2, False)))
-    assert messages == ["Anne : un score sous zéro. Si ce jeu en a, cochez « les scores peuvent passer sous zéro »."]
+    assert messages == [typeset("Anne : un score sous zéro. Si ce jeu en a, cochez « les scores peuvent passer sous zéro ».")]
     play = services.log_play(Author(bob), entry(ticket, ("Bob", 3, True), ("Anne", -2, False), negative_scores=True))
     assert play.negative_scores
 
@@ -90,7 +91,7 @@ def test_it_accepts_the_largest_believable_score(bob, ticket):
 
 def test_it_refuses_a_winner_without_the_best_score(bob, ticket):
     messages = refused(Author(bob), entry(ticket, ("Bob", 80, True), ("Anne", 95, False)))
-    assert messages == ["Bob a gagné avec 80, mais le meilleur score est 95 : avec des scores, un gagnant a le meilleur score."]
+    assert messages == [typeset("Bob a gagné avec 80, mais le meilleur score est 95 : avec des scores, un gagnant a le meilleur score.")]
 
 
 def test_the_lowest_score_wins_when_the_play_says_so(bob, ticket):
@@ -116,7 +117,7 @@ def test_it_refuses_scores_for_some_players_only(bob, ticket):
 
 def test_it_asks_who_won_without_scores(bob, ticket):
     assert refused(Author(bob), entry(ticket, ("Bob", None, False), ("Anne", None, False))) == [
-        "Cochez qui a gagné (plusieurs s’ils ont gagné ensemble), ou « personne n’a gagné »."]
+        typeset("Cochez qui a gagné (plusieurs s’ils ont gagné ensemble), ou « personne n’a gagné ».")]
 
 
 def test_nobody_won_is_a_result_of_its_own_and_never_with_a_winner(bob, ticket):
@@ -124,7 +125,7 @@ def test_nobody_won_is_a_result_of_its_own_and_never_with_a_winner(bob, ticket):
     assert not any(p.won for p in play.players.all())
     Play.objects.all().delete()
     assert refused(Author(bob), entry(ticket, ("Bob", None, True), ("Anne", None, False), nobody_won=True)) == [
-        "« Personne n’a gagné » est coché, et un gagnant aussi : choisissez."]
+        typeset("« Personne n’a gagné » est coché, et un gagnant aussi : choisissez.")]
 
 
 def test_it_refuses_a_play_without_a_game_or_day_and_says_everything_at_once(bob):
@@ -143,7 +144,7 @@ def test_it_refuses_a_game_that_does_not_exist(bob, ticket):
 
 def test_it_refuses_too_long_a_note_or_name_and_too_many_players(bob, ticket):
     assert refused(Author(bob), entry(ticket, ("Bob", None, True), note="x" * 1001)) == [
-        "La note est trop longue : 1000 caractères au plus."]
+        typeset("La note est trop longue : 1000 caractères au plus.")]
     assert refused(Author(bob), entry(ticket, ("B" * 61, None, True))) == ["Un nom a 60 caractères au plus."]
     many = [(f"Joueur {i}", None, i == 0) for i in range(31)]
     assert refused(Author(bob), entry(ticket, *many)) == ["Au plus 30 joueurs dans une partie."]

@@ -9,12 +9,13 @@ from datetime import date, timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils.http import urlencode
 from django.utils import timezone, translation
+from django.utils.http import urlencode
 
 from catalog.playlog import services
 from catalog.playlog.rules import Seat
 from catalog.playlog.services import Author
+from tests.french import typeset
 from tests.playlog.conftest import box, entry
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +71,7 @@ def test_a_session_not_started_yet_does_not_offer_it(client, alice, bob):
 def test_the_booking_page_offers_to_log_with_its_link_and_lists_its_plays(client, carol, carol_token, ticket):
     services.log_play(carol, entry(ticket, ("Carol", None, True)))
     html = client.get(reverse("bookings:manage", args=[carol_token])).content.decode()
-    assert "À quoi avez-vous joué ?" in html
+    assert typeset("À quoi avez-vous joué ?") in html
     assert f'{reverse("playlog:log")}?{urlencode({"booking": carol_token})}' in html
     assert "Les Aventuriers du Rail</a>" in html
     assert "not_played=on" in html  # and the picker's "not yet played by us"
