@@ -192,7 +192,8 @@ def test_it_keeps_french_marks_with_their_word_by_a_no_break_space():
     problems = []
     for po in catalogues("fr"):
         for entry in parse_po(po)[1:]:
-            problems += [f"{po.relative_to(ROOT)}: {text!r}" for text in entry.msgstr.values() if typeset(text) != text]
+            problems += [f"{po.relative_to(ROOT)}: {text!r}"
+                         for text in entry.msgstr.values() if typeset(text) != text]
     assert not problems, "French marks after a plain space (see tests/french.py):\n" + "\n".join(problems)
 
 
@@ -215,8 +216,8 @@ def test_the_french_rules_pages_and_lessons_follow_the_same_typography():
     lessons = sorted((ROOT / "games" / "lessons").glob("*.json"))
     assert lessons
     for lesson in lessons:
-        problems += [f"{lesson.name}: {text!r}" for text in french_texts_of(json.loads(lesson.read_text(encoding="utf-8")))
-                     if typeset(text) != text]
+        texts = french_texts_of(json.loads(lesson.read_text(encoding="utf-8")))
+        problems += [f"{lesson.name}: {text!r}" for text in texts if typeset(text) != text]
     assert not problems, "French marks after a plain space (see tests/french.py):\n" + "\n".join(problems)
 
 

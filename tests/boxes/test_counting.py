@@ -204,4 +204,5 @@ def test_a_game_with_no_playable_box_cannot_be_proposed_for_a_session(alice, box
     count(box, alice, full(box, Drumlin=0))
     form = ProposalForm(data)
     assert not form.is_valid()
-    assert form.errors["game"] == [typeset("Aucune boîte de ce jeu n’est jouable en ce moment : il manque une pièce.")]
+    assert form.errors["game"] == [
+        typeset("Aucune boîte de ce jeu n’est jouable en ce moment : il manque une pièce.")]

@@ -68,7 +68,8 @@ def test_a_guest_finds_the_french_box_name_opens_it_and_the_picker_proposes_tabl
         tables = page.locator(".split .table")
         assert tables.count() >= 2
         assert "Pourquoi" in tables.first.inner_text()
-        assert page.locator(".split").first.locator("h3").first.inner_text().startswith(typeset("2 tables : 6 + 6"))
+        heading = page.locator(".split").first.locator("h3").first.inner_text()
+        assert heading.startswith(typeset("2 tables : 6 + 6"))
         browser_page.screenshot("picker-desktop")
         page.set_viewport_size({"width": 390, "height": 844})
         browser_page.screenshot("picker-phone")

@@ -162,4 +162,5 @@ def test_twelve_players_get_tables_with_suggestions_each(client, make_game):
         for table in split.tables:
             assert all(p.game.min_players <= table.players <= p.game.max_players for p in table.picks)
     html = client.get("/catalogue/quoi-jouer/", {"players": 12, "minutes": 60, "youngest": 10, "mood": "anything"}).content.decode()
-    assert "Ou répartis en plusieurs tables" in html and typeset("3 tables : 4 + 4 + 4 joueurs") in html and "Pourquoi" in html
+    assert "Ou répartis en plusieurs tables" in html and "Pourquoi" in html
+    assert typeset("3 tables : 4 + 4 + 4 joueurs") in html

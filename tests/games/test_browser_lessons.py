@@ -66,7 +66,8 @@ def test_a_lesson_is_completed_by_clicking_with_a_wrong_move_explained(live_site
     # A wrong (legal) move: explained in words, next to the board, in view; the position comes back.
     click_move(page, "a1", "b2")
     feedback = page.locator("[data-feedback]")
-    expect(feedback).to_have_text(re.compile(typeset(r"^Pas celui-ci\. C'est un simple pas : il termine le tour\.")))
+    expect(feedback).to_have_text(
+        re.compile(typeset(r"^Pas celui-ci\. C'est un simple pas : il termine le tour\.")))
     expect(feedback).to_have_attribute("data-kind", "wrong")
     assert in_viewport(page, "[data-feedback]")
     shoot(probe, f"lesson-wrong-move-{size}")

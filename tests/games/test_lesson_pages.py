@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import lessons
+from tests.french import typeset
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +58,8 @@ def test_the_right_move_passes_and_shows_the_position_after_it(client):
 def test_a_wrong_move_is_explained_and_can_be_tried_again(client):
     wrong = try_move(client, "drumlin", 1, "Dd3-d7").json()
     assert not wrong["ok"] and wrong["legal"]
-    assert wrong["text"] == "Pas celui-ci. Le dragon s'arrête devant l'œuf : la case d8 reste à 2 et Rosa garde le Drumlin. Allez jusqu'à d8."
+    assert wrong["text"] == typeset(
+        "Pas celui-ci. Le dragon s'arrête devant l'œuf : la case d8 reste à 2 et Rosa garde le Drumlin. Allez jusqu'à d8.")
     english = try_move(client, "drumlin", 1, "Dd3-d7", "en").json()
     assert english["text"].startswith("Not this one. The dragon stops in front of the egg")
     # Any other legal move gets the step's hint; the retry is just another attempt.

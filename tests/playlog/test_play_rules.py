@@ -74,7 +74,8 @@ def test_it_refuses_a_score_without_a_player(bob, ticket):
 
 def test_it_refuses_a_negative_score_unless_the_game_has_them(bob, ticket):
     messages = refused(Author(bob), entry(ticket, ("Bob", 3, True), ("Anne", -2, False)))
-    assert messages == [typeset("Anne : un score sous zéro. Si ce jeu en a, cochez « les scores peuvent passer sous zéro ».")]
+    assert messages == [
+        typeset("Anne : un score sous zéro. Si ce jeu en a, cochez « les scores peuvent passer sous zéro ».")]
     play = services.log_play(Author(bob), entry(ticket, ("Bob", 3, True), ("Anne", -2, False), negative_scores=True))
     assert play.negative_scores
 
@@ -91,7 +92,8 @@ def test_it_accepts_the_largest_believable_score(bob, ticket):
 
 def test_it_refuses_a_winner_without_the_best_score(bob, ticket):
     messages = refused(Author(bob), entry(ticket, ("Bob", 80, True), ("Anne", 95, False)))
-    assert messages == [typeset("Bob a gagné avec 80, mais le meilleur score est 95 : avec des scores, un gagnant a le meilleur score.")]
+    assert messages == [typeset(
+        "Bob a gagné avec 80, mais le meilleur score est 95 : avec des scores, un gagnant a le meilleur score.")]
 
 
 def test_the_lowest_score_wins_when_the_play_says_so(bob, ticket):
