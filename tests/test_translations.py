@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from ludo.typography import french as typeset
 from tests.conftest import require
-from tests.french import typeset
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
@@ -194,7 +194,7 @@ def test_it_keeps_french_marks_with_their_word_by_a_no_break_space():
         for entry in parse_po(po)[1:]:
             problems += [f"{po.relative_to(ROOT)}: {text!r}"
                          for text in entry.msgstr.values() if typeset(text) != text]
-    assert not problems, "French marks after a plain space (see tests/french.py):\n" + "\n".join(problems)
+    assert not problems, "French marks after a plain space (see ludo/typography.py):\n" + "\n".join(problems)
 
 
 def french_texts_of(value):
@@ -218,7 +218,7 @@ def test_the_french_rules_pages_and_lessons_follow_the_same_typography():
     for lesson in lessons:
         texts = french_texts_of(json.loads(lesson.read_text(encoding="utf-8")))
         problems += [f"{lesson.name}: {text!r}" for text in texts if typeset(text) != text]
-    assert not problems, "French marks after a plain space (see tests/french.py):\n" + "\n".join(problems)
+    assert not problems, "French marks after a plain space (see ludo/typography.py):\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])

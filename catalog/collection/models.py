@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from catalog import media
 from catalog import text as textlib
 from catalog.collection import query
+from ludo import typography
 
 LANGUAGES = [("fr", _("French")), ("de", _("German")), ("en", _("English"))]
 # Weight bands of the filter: [low, high) on BoardGameGeek's 1-5 scale.
@@ -268,9 +269,13 @@ class Game(models.Model):
 
     @property
     def display_title(self) -> str:
-        """The name in the page's language (its primary one), else the original."""
+        """The name in the page's language (its primary one), else the original. A French
+        name is shown with French typography ("Qui l'a vu ?" keeps its mark on its line)."""
         lang = (get_language() or "fr")[:2]
-        return getattr(self, f"title_{lang}", "") or self.title
+        local = getattr(self, f"title_{lang}", "")
+        if local and lang == "fr":
+            return typography.french(local)
+        return local or self.title
 
     @cached_property
     def original_title(self) -> str:

@@ -13,8 +13,8 @@ from django.test import override_settings
 
 from games.bookings import emails, services
 from games.bookings.errors import BookingError
+from ludo.typography import french as typeset
 from tests.bookings.conftest import guest
-from tests.french import typeset
 
 
 def only_calendar(message):

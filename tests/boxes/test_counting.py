@@ -13,8 +13,8 @@ from boxes.errors import BoxError, StaleCount
 from boxes.models import BoxState, Count, Shortfall, StrayPiece
 from catalog.collection import picker
 from catalog.shelves.models import MissingPart
+from ludo.typography import french as typeset
 from tests.boxes.conftest import saturday_session
-from tests.french import typeset
 
 pytestmark = pytest.mark.django_db
 

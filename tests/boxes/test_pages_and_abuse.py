@@ -15,8 +15,8 @@ from boxes.models import BoxState, ContentItem, Count, GuestReport, Shortfall, S
 from catalog.shelves.models import MissingPart
 from games.bookings import emails as booking_emails
 from games.bookings import outbox
+from ludo.typography import french as typeset
 from tests.boxes.conftest import game
-from tests.french import typeset
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.french import typeset
+from ludo.typography import french as typeset
 from tests.servers import ROOT, DaphneServer
 
 pytestmark = pytest.mark.browser

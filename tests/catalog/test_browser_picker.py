@@ -60,6 +60,10 @@ def test_three_thinkers_see_their_first_pick_and_why_on_the_first_phone_screen(s
             page.get_by_role("button", name="Proposer des jeux").click()
             first = page.locator("#picks .pick").first
             first.wait_for()
+            # The answer's address ends in #picks: wait until the browser has scrolled there
+            # (the answer at the top, or the page at its end).
+            page.wait_for_function("""() => document.querySelector('#picks').getBoundingClientRect().top < 60
+              || window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2""")
             assert first.locator("h3").inner_text() in ("Race for the Galaxy", "Istanbul", "Res Arcana")
             assert "Pandemic Legacy" not in page.locator("#picks").inner_text()  # a campaign: not unless asked
             # On the first screen: the first pick's name, its facts line and why.

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from catalog.collection import names
 from catalog.collection.models import Game, GameName, refresh_titles
 from ludo.language import english_url
-from tests.french import typeset
+from ludo.typography import french as typeset
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from catalog.collection import picker
 from catalog.collection.models import MAX_PLAYERS_OPEN, Game, Term
 from catalog.shelves import services
 from catalog.shelves.models import Copy
-from tests.french import typeset
+from ludo.typography import french as typeset
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import bots, engines
-from tests.french import typeset
+from ludo.typography import french as typeset
 from tests.games.ui_server import DESKTOP, PHONE, TABLET, guest_page, live_site  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser

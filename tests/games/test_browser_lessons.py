@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import lessons
-from tests.french import typeset
+from ludo.typography import french as typeset
 from tests.games.module_site import live_site, module_live_site, shared_live_site  # noqa: F401  (fixtures)
 from tests.games.ui_server import DESKTOP, PHONE, new_page  # noqa: F401  (fixture)
 

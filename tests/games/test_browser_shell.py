@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import engines
-from tests.french import typeset
+from ludo.typography import french as typeset
 
 pytestmark = pytest.mark.browser
 

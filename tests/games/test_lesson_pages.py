@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import lessons
-from tests.french import typeset
+from ludo.typography import french as typeset
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from games import engines
-from tests.french import typeset
+from ludo.typography import french as typeset
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("describe_moves.mjs")

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from catalog.models import Game
 from games import services
-from tests.french import typeset
+from ludo.typography import french as typeset
 from tests.games.tables_helpers import confirm, guest
 from tests.games.test_ratings_pages import finished_rated_game
 

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
-from tests.french import typeset
+from ludo.typography import french as typeset
 
 pytestmark = pytest.mark.django_db
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from ludo.typography import french as typeset
 from tests.servers import manage
 
 pytestmark = pytest.mark.browser
@@ -93,7 +94,7 @@ def test_a_guest_logs_a_play_on_a_phone_and_the_game_says_played_once_here(daphn
     page.locator("#id_game_query").press_sequentially("aventuriers rail", delay=30)
     option = page.get_by_role("option", name="Les Aventuriers du Rail Ticket to Ride", exact=True)
     option.wait_for()
-    assert "Les Aventuriers du Rail : Europe" in page.locator("#game-results").inner_text()
+    assert typeset("Les Aventuriers du Rail : Europe") in page.locator("#game-results").inner_text()
     shot(page, "search-phone")
     option.tap()
     assert page.locator("#id_game_query").input_value() == "Les Aventuriers du Rail"

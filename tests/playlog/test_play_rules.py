@@ -13,7 +13,7 @@ from catalog.playlog import services
 from catalog.playlog.models import Play, Player
 from catalog.playlog.rules import PlayRefused, Seat
 from catalog.playlog.services import Author
-from tests.french import typeset
+from ludo.typography import french as typeset
 from tests.playlog.conftest import entry
 
 pytestmark = pytest.mark.django_db

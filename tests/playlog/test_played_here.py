@@ -15,7 +15,7 @@ from django.utils.http import urlencode
 from catalog.playlog import services
 from catalog.playlog.rules import Seat
 from catalog.playlog.services import Author
-from tests.french import typeset
+from ludo.typography import french as typeset
 from tests.playlog.conftest import box, entry
 
 pytestmark = pytest.mark.django_db
