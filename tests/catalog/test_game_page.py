@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from boxes import counting
 from catalog.collection import names
 from catalog.collection.models import Game, GameName, refresh_titles
+from games.bookings import forms as booking_forms
 from ludo.language import english_url
 from ludo.typography import french as typeset
 
@@ -35,6 +37,21 @@ def test_the_french_page_shows_the_french_name_and_the_original_beside_it(client
     assert 'href="https://boardgamegeek.com/boardgame/9209"' in html
     assert "Des trains à travers l&#x27;Amérique." in html
     assert 'class="cover cover-large"' in html and "cover-initials" in html
+
+
+def test_a_french_name_keeps_its_marks_on_its_line_and_still_finds_its_game(client, make_game):
+    game = make_game("Whoowasit?", bgg_id=33643)
+    GameName.objects.create(game=game, language="fr", name="Qui l'a vu ?", primary=True)
+    refresh_titles([game])
+    game.refresh_from_db()
+    assert game.title_fr == "Qui l'a vu ?"  # the data keeps the space that was typed
+    html = client.get(game.get_absolute_url()).content.decode()
+    assert "<h1>Qui l&#x27;a vu\u202f?" in html and "Qui l&#x27;a vu ?" not in html
+    english = client.get(english_url(game.get_absolute_url())).content.decode()
+    assert "<h1>Whoowasit?" in english
+    # A title copied from the page (no-break space and all) still names the game.
+    assert booking_forms.find_game("Qui l'a vu\u202f?") == game
+    assert counting.find_game("qui l'a vu\u202f?") == game
 
 
 def test_the_english_page_shows_the_english_name(client, ttr):
