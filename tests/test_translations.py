@@ -1,4 +1,5 @@
-"""The translation catalogues in locale/: complete, not fuzzy, compiled, up to date.
+"""The translation catalogues in locale/: complete, not fuzzy, compiled, up to date; and
+every French text we write (catalogue, rules pages, lessons) typeset the French way.
 
 msgids are English; the French catalogue translates every one of them and the
 English one leaves them empty (English falls back to the msgid). The compiled
@@ -211,8 +212,9 @@ def french_texts_of(value):
 
 
 def test_the_french_rules_pages_and_lessons_follow_the_same_typography():
-    problems = [str(page.relative_to(ROOT)) for page in sorted((ROOT / "templates").rglob("*.fr.html"))
-                if typeset(page.read_text(encoding="utf-8")) != page.read_text(encoding="utf-8")]
+    pages = {page: page.read_text(encoding="utf-8") for page in sorted((ROOT / "templates").rglob("*.fr.html"))}
+    assert pages
+    problems = [str(page.relative_to(ROOT)) for page, text in pages.items() if typeset(text) != text]
     lessons = sorted((ROOT / "games" / "lessons").glob("*.json"))
     assert lessons
     for lesson in lessons:

@@ -269,13 +269,11 @@ class Game(models.Model):
 
     @property
     def display_title(self) -> str:
-        """The name in the page's language (its primary one), else the original. A French
-        name is shown with French typography ("Qui l'a vu ?" keeps its mark on its line)."""
+        """The name in the page's language (its primary one), else the original; on a French
+        page with French typography ("Qui l'a vu ?" keeps its mark on its line)."""
         lang = (get_language() or "fr")[:2]
-        local = getattr(self, f"title_{lang}", "")
-        if local and lang == "fr":
-            return typography.french(local)
-        return local or self.title
+        title = getattr(self, f"title_{lang}", "") or self.title
+        return typography.french(title) if lang == "fr" else title
 
     @cached_property
     def original_title(self) -> str:

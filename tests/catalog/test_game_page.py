@@ -47,6 +47,9 @@ def test_a_french_name_keeps_its_marks_on_its_line_and_still_finds_its_game(clie
     assert game.title_fr == "Qui l'a vu ?"  # the data keeps the space that was typed
     html = client.get(game.get_absolute_url()).content.decode()
     assert "<h1>Qui l&#x27;a vu\u202f?" in html and "Qui l&#x27;a vu ?" not in html
+    # A French page that falls back to the original title typesets it too.
+    plain = make_game("Arena: For the Gods !", bgg_id=207753)
+    assert "<h1>Arena: For the Gods\u202f!" in client.get(plain.get_absolute_url()).content.decode()
     english = client.get(english_url(game.get_absolute_url())).content.decode()
     assert "<h1>Whoowasit?" in english
     # A title copied from the page (no-break space and all) still names the game.
